@@ -1,0 +1,159 @@
+package main
+
+import (
+	"os"
+	"regexp"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+// runOptions are the flags of `tvla run`, named as in the command-line
+// contract (docs: ../shared/docs/cli-contract.md).
+type runOptions struct {
+	defines         []string
+	join            string
+	action          string
+	props           string
+	maxStructures   int
+	maxMessages     int
+	collapseThreads bool
+	tvsOut          string
+	dotOut          string
+	svgDir          string
+	htmlOut         string
+	jsonOut         string
+	quiet           bool
+	paths           []string
+}
+
+var actionOrder = regexp.MustCompile(`^f?c?puc?b$`)
+
+func newRunCommand() *cobra.Command {
+	var o runOptions
+	cmd := &cobra.Command{
+		Use:   "run PROGRAM.tvp [INPUT.tvs ...]",
+		Short: "Analyse a TVP program to a fixpoint",
+		Long: `Run explores the abstract state space of a TVP program from its input
+structures until a fixpoint, and reports per location the structures reached
+and any messages raised.
+
+Without INPUT.tvs, PROGRAM.tvs beside the program is used when it exists,
+else the empty structure. TVLA 3's spellings of the flags (-join part, -ms 100,
+-DNAME(VALUE), -props FILE, -terse) are accepted too.
+
+Exit status: 0 verified (no message), 1 messages raised, 2 bad input,
+3 stopped by a limit.`,
+		Example: `  tvla run programs/stack/stack.tvp --collapse-threads
+  tvla run reverse.tvp sll.tvs --join rel --tvs out.tvs --json summary.json
+  tvla run stack.tvp stack.tvs -D GNUM=2 --props stack.properties`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runAnalysis(cmd, &o, args)
+		},
+	}
+	f := cmd.Flags()
+	f.StringArrayVarP(&o.defines, "define", "D", nil, "define a preprocessor macro: NAME or NAME=VALUE (TVLA: -DNAME, -DNAME(VALUE))")
+	f.StringVar(&o.join, "join", "part", "how structures at a location are joined: rel, part or ind")
+	f.StringVar(&o.action, "action", "fcpucb", "order of the steps of an action: [f][c]pu[c]b")
+	f.StringVar(&o.props, "props", "", "a TVLA .properties `FILE` whose result-changing keys are honoured")
+	f.IntVar(&o.maxStructures, "max-structures", 0, "stop (exit 3) after this many structures; 0 means no limit")
+	f.IntVar(&o.maxMessages, "max-messages", 0, "stop after this many messages; 0 means no limit")
+	f.BoolVar(&o.collapseThreads, "collapse-threads", false, "merge unscheduled threads into one summary object (thesis Chapter 8)")
+	f.StringVar(&o.tvsOut, "tvs", "", "write the final structures per location as TVS to `FILE`")
+	f.StringVar(&o.dotOut, "dot", "", "write the final structures per location as Graphviz DOT to `FILE`")
+	f.StringVar(&o.svgDir, "svg", "", "render every structure and the CFG as SVG into `DIR`")
+	f.StringVar(&o.htmlOut, "html", "", "write a self-contained HTML report to `FILE`")
+	f.StringVar(&o.jsonOut, "json", "", "write the JSON summary to `FILE` (- for standard output)")
+	f.BoolVarP(&o.quiet, "quiet", "q", false, "no progress output")
+	f.StringArrayVar(&o.paths, "path", nil, "add `DIR` to the #include search path")
+	return cmd
+}
+
+func (o *runOptions) validate() error {
+	switch o.join {
+	case "rel", "part", "ind":
+	default:
+		return usageError("--join must be rel, part or ind, not %q", o.join)
+	}
+	if !actionOrder.MatchString(o.action) {
+		return usageError("--action must match [f][c]pu[c]b, not %q", o.action)
+	}
+	if o.maxStructures < 0 || o.maxMessages < 0 {
+		return usageError("limits must not be negative")
+	}
+	for _, d := range o.defines {
+		if _, _, err := parseDefine(d); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+var defineSyntax = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*)(?:=(.*)|\((.*)\))?$`)
+
+// parseDefine reads NAME, NAME=VALUE or TVLA's NAME(VALUE).
+func parseDefine(d string) (name, value string, err error) {
+	m := defineSyntax.FindStringSubmatch(d)
+	if m == nil {
+		return "", "", usageError("bad macro definition %q: want NAME, NAME=VALUE or NAME(VALUE)", d)
+	}
+	value = m[2]
+	if m[3] != "" {
+		value = m[3]
+	}
+	return m[1], value, nil
+}
+
+func runAnalysis(cmd *cobra.Command, o *runOptions, args []string) error {
+	if err := o.validate(); err != nil {
+		return err
+	}
+	for _, a := range args {
+		if _, err := os.Stat(a); err != nil {
+			return usageError("%s: %v", a, errCause(err))
+		}
+	}
+	// Nothing is analysed until the engine exists: say so rather than
+	// pretend.
+	return usageError("run: the analysis engine is not implemented yet")
+}
+
+// errCause strips the path that os errors repeat.
+func errCause(err error) string {
+	if pe, ok := err.(*os.PathError); ok {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+// tvlaFlags maps TVLA 3's single-dash long options to ours.
+var tvlaFlags = map[string]string{
+	"-join": "--join", "-action": "--action", "-props": "--props",
+	"-ms": "--max-structures", "-mm": "--max-messages", "-tvs": "--tvs",
+	"-dot": "--dot", "-path": "--path", "-terse": "--quiet",
+}
+
+// normalizeTVLAFlags rewrites TVLA's spellings into ours, so that scripts
+// written for TVLA 3 keep working. -DNAME and -DNAME(VALUE) already parse
+// as the -D shorthand with an attached value.
+func normalizeTVLAFlags(args []string) []string {
+	out := make([]string, 0, len(args))
+	for i, a := range args {
+		if a == "--" {
+			return append(out, args[i:]...)
+		}
+		if long, ok := tvlaFlags[a]; ok {
+			out = append(out, long)
+			continue
+		}
+		if name, val, ok := strings.Cut(a, "="); ok {
+			if long, ok := tvlaFlags[name]; ok {
+				out = append(out, long+"="+val)
+				continue
+			}
+		}
+		out = append(out, a)
+	}
+	return out
+}

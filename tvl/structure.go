@@ -1,0 +1,583 @@
+package tvl
+
+import (
+	"fmt"
+
+	"github.com/tvla-go/tvla/logic"
+)
+
+// Kleene is logic.Kleene, repeated here because every signature uses it.
+type Kleene = logic.Kleene
+
+// owner marks which structure may write a table in place. It has a field
+// so that distinct owners never share an address.
+type owner struct{ _ byte }
+
+// table holds a unary or binary interpretation as two bit planes: half
+// marks tuples at 1/2, val marks tuples at 1. A tuple never has both bits.
+// A binary table stores row u (the tuples (u, w)) in words
+// [u*stride, (u+1)*stride).
+type table struct {
+	val, half []uint64
+	owner     *owner
+}
+
+// karyTable holds an interpretation of arity three or more sparsely:
+// tuples missing from the map are 0.
+type karyTable struct {
+	vals  map[tupleKey]Kleene
+	owner *owner
+}
+
+// tupleKey packs a tuple of individuals into a comparable value.
+type tupleKey string
+
+func keyOf(args []int) tupleKey {
+	b := make([]byte, 0, 4*len(args))
+	for _, a := range args {
+		b = append(b, byte(a>>24), byte(a>>16), byte(a>>8), byte(a))
+	}
+	return tupleKey(b)
+}
+
+func (k tupleKey) tuple() []int {
+	out := make([]int, len(k)/4)
+	for i := range out {
+		out[i] = int(k[4*i])<<24 | int(k[4*i+1])<<16 | int(k[4*i+2])<<8 | int(k[4*i+3])
+	}
+	return out
+}
+
+// Structure is a three-valued logical structure over a vocabulary.
+//
+// A structure is mutable until Freeze; a frozen structure may be read from
+// many goroutines and copied with Clone, and any write to it panics.
+// Clones share tables with their original until one side writes.
+type Structure struct {
+	voc     *Vocabulary
+	n       int
+	stride  int // words per unary table and per binary row
+	nullary []Kleene
+	unary   []*table
+	binary  []*table
+	kary    [][]*karyTable // by arity, for arities of three and more
+	tok     *owner         // nil once frozen
+}
+
+func wordsFor(n int) int { return (n + 63) >> 6 }
+
+// New returns the structure with an empty universe over voc.
+func New(voc *Vocabulary) *Structure {
+	s := &Structure{voc: voc, tok: new(owner)}
+	s.nullary = make([]Kleene, len(voc.OfArity(0)))
+	s.unary = make([]*table, len(voc.OfArity(1)))
+	s.binary = make([]*table, len(voc.OfArity(2)))
+	for i := range s.unary {
+		s.unary[i] = &table{owner: s.tok}
+	}
+	for i := range s.binary {
+		s.binary[i] = &table{owner: s.tok}
+	}
+	if m := voc.MaxArity(); m >= 3 {
+		s.kary = make([][]*karyTable, m+1)
+		for k := 3; k <= m; k++ {
+			s.kary[k] = make([]*karyTable, len(voc.OfArity(k)))
+			for i := range s.kary[k] {
+				s.kary[k][i] = &karyTable{vals: map[tupleKey]Kleene{}, owner: s.tok}
+			}
+		}
+	}
+	return s
+}
+
+// Vocabulary returns the vocabulary the structure interprets.
+func (s *Structure) Vocabulary() *Vocabulary { return s.voc }
+
+// Size is the number of individuals.
+func (s *Structure) Size() int { return s.n }
+
+// Frozen reports whether the structure is read-only.
+func (s *Structure) Frozen() bool { return s.tok == nil }
+
+// Freeze makes the structure read-only, so that it can be stored and shared.
+func (s *Structure) Freeze() { s.tok = nil }
+
+// Clone returns a writable copy. It costs a few slice headers: tables are
+// copied only when one side first writes them.
+func (s *Structure) Clone() *Structure {
+	c := &Structure{voc: s.voc, n: s.n, stride: s.stride, tok: new(owner)}
+	c.nullary = append([]Kleene(nil), s.nullary...)
+	c.unary = append([]*table(nil), s.unary...)
+	c.binary = append([]*table(nil), s.binary...)
+	if s.kary != nil {
+		c.kary = make([][]*karyTable, len(s.kary))
+		for k := range s.kary {
+			c.kary[k] = append([]*karyTable(nil), s.kary[k]...)
+		}
+	}
+	if s.tok != nil {
+		// The original's tables are now shared too.
+		s.tok = new(owner)
+	}
+	return c
+}
+
+func (s *Structure) mustWrite() {
+	if s.tok == nil {
+		panic("tvl: write to a frozen structure")
+	}
+}
+
+// own returns t, copied first unless this structure already owns it.
+func (s *Structure) own(t *table) *table {
+	if t.owner == s.tok {
+		return t
+	}
+	return &table{
+		val:   append([]uint64(nil), t.val...),
+		half:  append([]uint64(nil), t.half...),
+		owner: s.tok,
+	}
+}
+
+func (s *Structure) ownKary(t *karyTable) *karyTable {
+	if t.owner == s.tok {
+		return t
+	}
+	c := &karyTable{vals: make(map[tupleKey]Kleene, len(t.vals)), owner: s.tok}
+	for k, v := range t.vals {
+		c.vals[k] = v
+	}
+	return c
+}
+
+func getBit(ws []uint64, i int) bool { return ws[i>>6]>>(uint(i)&63)&1 != 0 }
+
+func putBit(ws []uint64, i int, b bool) {
+	if b {
+		ws[i>>6] |= 1 << (uint(i) & 63)
+	} else {
+		ws[i>>6] &^= 1 << (uint(i) & 63)
+	}
+}
+
+func kleeneAt(t *table, i int) Kleene {
+	w, b := i>>6, uint(i)&63
+	if t.half[w]>>b&1 != 0 {
+		return logic.Unknown
+	}
+	if t.val[w]>>b&1 != 0 {
+		return logic.True
+	}
+	return logic.False
+}
+
+func putKleene(t *table, i int, v Kleene) {
+	putBit(t.val, i, v == logic.True)
+	putBit(t.half, i, v == logic.Unknown)
+}
+
+// Nullary returns the value of the nullary predicate with table index i.
+func (s *Structure) Nullary(i int) Kleene { return s.nullary[i] }
+
+// Unary returns p(u) for the unary predicate with table index i.
+func (s *Structure) Unary(i, u int) Kleene { return kleeneAt(s.unary[i], u) }
+
+// Binary returns p(u, w) for the binary predicate with table index i.
+func (s *Structure) Binary(i, u, w int) Kleene { return kleeneAt(s.binary[i], u*s.stride*64+w) }
+
+// IsSummary reports whether sm(u) is 1/2.
+func (s *Structure) IsSummary(u int) bool { return getBit(s.unary[s.voc.sm.Index].half, u) }
+
+// Get returns p(args...). The number of arguments must be p's arity and
+// each argument an individual of the structure.
+func (s *Structure) Get(p *Pred, args ...int) Kleene {
+	s.checkTuple(p, args)
+	switch p.Arity {
+	case 0:
+		return s.nullary[p.Index]
+	case 1:
+		return s.Unary(p.Index, args[0])
+	case 2:
+		return s.Binary(p.Index, args[0], args[1])
+	}
+	return s.kary[p.Arity][p.Index].vals[keyOf(args)]
+}
+
+func (s *Structure) checkTuple(p *Pred, args []int) {
+	if len(args) != p.Arity {
+		panic(fmt.Sprintf("tvl: %s has arity %d, got %d arguments", p.Name, p.Arity, len(args)))
+	}
+	for _, a := range args {
+		if a < 0 || a >= s.n {
+			panic(fmt.Sprintf("tvl: individual %d out of range (universe of %d)", a, s.n))
+		}
+	}
+}
+
+// Set writes p(args...) = v.
+func (s *Structure) Set(p *Pred, v Kleene, args ...int) {
+	s.mustWrite()
+	s.checkTuple(p, args)
+	switch p.Arity {
+	case 0:
+		s.nullary[p.Index] = v
+	case 1:
+		s.SetUnary(p.Index, args[0], v)
+	case 2:
+		s.SetBinary(p.Index, args[0], args[1], v)
+	default:
+		t := s.ownKary(s.kary[p.Arity][p.Index])
+		s.kary[p.Arity][p.Index] = t
+		if v == logic.False {
+			delete(t.vals, keyOf(args))
+		} else {
+			t.vals[keyOf(args)] = v
+		}
+	}
+}
+
+// SetNullary writes the nullary predicate with table index i.
+func (s *Structure) SetNullary(i int, v Kleene) {
+	s.mustWrite()
+	s.nullary[i] = v
+}
+
+// SetUnary writes p(u) for the unary predicate with table index i.
+func (s *Structure) SetUnary(i, u int, v Kleene) {
+	s.mustWrite()
+	t := s.unary[i]
+	if kleeneAt(t, u) == v {
+		return
+	}
+	t = s.own(t)
+	s.unary[i] = t
+	putKleene(t, u, v)
+}
+
+// SetBinary writes p(u, w) for the binary predicate with table index i.
+func (s *Structure) SetBinary(i, u, w int, v Kleene) {
+	s.mustWrite()
+	t := s.binary[i]
+	pos := u*s.stride*64 + w
+	if kleeneAt(t, pos) == v {
+		return
+	}
+	t = s.own(t)
+	s.binary[i] = t
+	putKleene(t, pos, v)
+}
+
+// SetSummary marks u as a summary individual (sm = 1/2) or not (sm = 0).
+func (s *Structure) SetSummary(u int, summary bool) {
+	v := logic.False
+	if summary {
+		v = logic.Unknown
+	}
+	s.SetUnary(s.voc.sm.Index, u, v)
+}
+
+// AddIndividual adds an individual on which every predicate is 0 and
+// returns it.
+func (s *Structure) AddIndividual() int {
+	s.mustWrite()
+	u := s.n
+	s.resize(s.n + 1)
+	return u
+}
+
+// resize changes the universe to n individuals, keeping the values of the
+// first min(n, old) and setting new tuples to 0.
+func (s *Structure) resize(n int) {
+	stride := wordsFor(n)
+	if stride != s.stride {
+		for i, t := range s.unary {
+			s.unary[i] = &table{val: regrow(t.val, 1, s.stride, stride), half: regrow(t.half, 1, s.stride, stride), owner: s.tok}
+		}
+		for i, t := range s.binary {
+			rows := min(n, s.n)
+			nt := &table{val: make([]uint64, n*stride), half: make([]uint64, n*stride), owner: s.tok}
+			for r := 0; r < rows; r++ {
+				copy(nt.val[r*stride:(r+1)*stride], t.val[r*s.stride:(r+1)*s.stride])
+				copy(nt.half[r*stride:(r+1)*stride], t.half[r*s.stride:(r+1)*s.stride])
+			}
+			s.binary[i] = nt
+		}
+	} else {
+		for i, t := range s.binary {
+			if n > s.n {
+				t = s.own(t)
+				t.val = append(t.val, make([]uint64, (n-s.n)*stride)...)
+				t.half = append(t.half, make([]uint64, (n-s.n)*stride)...)
+				s.binary[i] = t
+			}
+		}
+	}
+	s.stride = stride
+	s.n = n
+}
+
+// regrow copies rows of oldStride words into rows of newStride words.
+func regrow(ws []uint64, rows, oldStride, newStride int) []uint64 {
+	out := make([]uint64, rows*newStride)
+	for r := 0; r < rows; r++ {
+		copy(out[r*newStride:r*newStride+min(oldStride, newStride)], ws[r*oldStride:])
+	}
+	return out
+}
+
+// Duplicate bifurcates individual u: it adds a copy u' that has every
+// predicate value u has, with u' standing for u in every tuple (so p(u, u')
+// and p(u', u') are p(u, u)). It returns u'. Focus uses it to split a
+// summary individual.
+func (s *Structure) Duplicate(u int) int {
+	s.mustWrite()
+	c := s.AddIndividual()
+	for i := range s.unary {
+		if v := s.Unary(i, u); v != logic.False {
+			s.SetUnary(i, c, v)
+		}
+	}
+	for i := range s.binary {
+		t := s.own(s.binary[i])
+		s.binary[i] = t
+		for w := 0; w < s.n; w++ {
+			ww := w
+			if w == c {
+				ww = u
+			}
+			putKleene(t, c*s.stride*64+w, kleeneAt(t, u*s.stride*64+ww))
+			putKleene(t, w*s.stride*64+c, kleeneAt(t, ww*s.stride*64+u))
+		}
+	}
+	for k := 3; k < len(s.kary); k++ {
+		for i, t := range s.kary[k] {
+			var add []tupleKey
+			var vals []Kleene
+			for key, v := range t.vals {
+				args := key.tuple()
+				// Every way of replacing some of u's positions by c.
+				var pos []int
+				for j, a := range args {
+					if a == u {
+						pos = append(pos, j)
+					}
+				}
+				for mask := 1; mask < 1<<len(pos); mask++ {
+					na := append([]int(nil), args...)
+					for b, j := range pos {
+						if mask>>b&1 != 0 {
+							na[j] = c
+						}
+					}
+					add = append(add, keyOf(na))
+					vals = append(vals, v)
+				}
+			}
+			if len(add) > 0 {
+				t = s.ownKary(t)
+				s.kary[k][i] = t
+				for j, key := range add {
+					t.vals[key] = vals[j]
+				}
+			}
+		}
+	}
+	return c
+}
+
+// Project returns a new structure whose individual i is s's individual
+// keep[i]: it removes the individuals not listed and orders the rest.
+// keep must not repeat an individual.
+func (s *Structure) Project(keep []int) *Structure {
+	r := New(s.voc)
+	r.resize(len(keep))
+	copy(r.nullary, s.nullary)
+	for i, t := range s.unary {
+		nt := r.unary[i]
+		for j, u := range keep {
+			putKleene(nt, j, kleeneAt(t, u))
+		}
+	}
+	for i, t := range s.binary {
+		nt := r.binary[i]
+		for j, u := range keep {
+			for l, w := range keep {
+				if v := kleeneAt(t, u*s.stride*64+w); v != logic.False {
+					putKleene(nt, j*r.stride*64+l, v)
+				}
+			}
+		}
+	}
+	if s.kary != nil {
+		where := make(map[int]int, len(keep))
+		for j, u := range keep {
+			where[u] = j
+		}
+		for k := 3; k < len(s.kary); k++ {
+			for i, t := range s.kary[k] {
+				nt := r.kary[k][i]
+			tuples:
+				for key, v := range t.vals {
+					args := key.tuple()
+					for j, a := range args {
+						na, ok := where[a]
+						if !ok {
+							continue tuples
+						}
+						args[j] = na
+					}
+					nt.vals[keyOf(args)] = v
+				}
+			}
+		}
+	}
+	return r
+}
+
+// EachKary calls f for every tuple of a predicate of arity three or more
+// whose value is not 0, in no particular order.
+func (s *Structure) EachKary(p *Pred, f func(args []int, v Kleene)) {
+	for key, v := range s.kary[p.Arity][p.Index].vals {
+		f(key.tuple(), v)
+	}
+}
+
+// Equal reports whether a and b have the same universe size and the same
+// value for every predicate and tuple, individuals compared by number.
+func Equal(a, b *Structure) bool {
+	if a.voc != b.voc || a.n != b.n {
+		return false
+	}
+	for i := range a.nullary {
+		if a.nullary[i] != b.nullary[i] {
+			return false
+		}
+	}
+	for i := range a.unary {
+		if !sameTable(a.unary[i], b.unary[i]) {
+			return false
+		}
+	}
+	for i := range a.binary {
+		if !sameTable(a.binary[i], b.binary[i]) {
+			return false
+		}
+	}
+	for k := 3; k < len(a.kary); k++ {
+		for i := range a.kary[k] {
+			x, y := a.kary[k][i].vals, b.kary[k][i].vals
+			if len(x) != len(y) {
+				return false
+			}
+			for key, v := range x {
+				if y[key] != v {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+func sameTable(x, y *table) bool {
+	if x == y {
+		return true
+	}
+	for i := range x.val {
+		if x.val[i] != y.val[i] || x.half[i] != y.half[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// Merge returns the structure whose individual j stands for the group of
+// s's individuals u with classOf[u] == j (j in 0..k-1, every group
+// non-empty). Each value is the join of the values of the members, which
+// is the tightest embedding of s into a structure with that universe; a
+// group of two or more individuals is a summary individual.
+func Merge(s *Structure, classOf []int, k int) *Structure {
+	r := New(s.voc)
+	r.resize(k)
+	copy(r.nullary, s.nullary)
+	size := make([]int, k)
+	for _, j := range classOf {
+		size[j]++
+	}
+	join := func(dst *table, pos int, v Kleene, first bool) {
+		if first {
+			putKleene(dst, pos, v)
+		} else if old := kleeneAt(dst, pos); old != v {
+			putKleene(dst, pos, logic.Unknown)
+		}
+	}
+	seen := make([]bool, k)
+	for i, t := range s.unary {
+		clear(seen)
+		nt := r.unary[i]
+		for u, j := range classOf {
+			join(nt, j, kleeneAt(t, u), !seen[j])
+			seen[j] = true
+		}
+	}
+	sm := s.voc.sm.Index
+	for j := 0; j < k; j++ {
+		if size[j] > 1 {
+			putKleene(r.unary[sm], j, logic.Unknown)
+		}
+	}
+	seen2 := make([]bool, k*k)
+	for i, t := range s.binary {
+		clear(seen2)
+		nt := r.binary[i]
+		for u, ju := range classOf {
+			for w, jw := range classOf {
+				pos := ju*r.stride*64 + jw
+				join(nt, pos, kleeneAt(t, u*s.stride*64+w), !seen2[ju*k+jw])
+				seen2[ju*k+jw] = true
+			}
+		}
+	}
+	for a := 3; a < len(s.kary); a++ {
+		for i, t := range s.kary[a] {
+			// A merged tuple is 0 only if every member tuple is 0: count
+			// the members that are not, and which values they have.
+			type acc struct {
+				count int
+				v     Kleene
+				mixed bool
+			}
+			accs := map[tupleKey]*acc{}
+			for key, v := range t.vals {
+				args := key.tuple()
+				for x, u := range args {
+					args[x] = classOf[u]
+				}
+				nk := keyOf(args)
+				ac := accs[nk]
+				if ac == nil {
+					accs[nk] = &acc{count: 1, v: v}
+					continue
+				}
+				ac.count++
+				if ac.v != v {
+					ac.mixed = true
+				}
+			}
+			nt := r.kary[a][i]
+			for nk, ac := range accs {
+				members := 1
+				for _, j := range nk.tuple() {
+					members *= size[j]
+				}
+				if ac.mixed || ac.count < members {
+					nt.vals[nk] = logic.Unknown
+				} else {
+					nt.vals[nk] = ac.v
+				}
+			}
+		}
+	}
+	return r
+}

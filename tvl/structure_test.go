@@ -1,0 +1,185 @@
+package tvl_test
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/tvla-go/tvla/internal/testgen"
+	"github.com/tvla-go/tvla/logic"
+	"github.com/tvla-go/tvla/tvl"
+)
+
+func TestCloneIsCopyOnWrite(t *testing.T) {
+	voc := listVocabulary()
+	x, next := voc.Lookup("x"), voc.Lookup("next")
+	a := list(voc, 3, [][2]int{{0, 1}, {1, 2}})
+	b := a.Clone()
+	b.Set(next, logic.Unknown, 2, 0)
+	b.Set(x, logic.False, 0)
+	if a.Get(next, 2, 0) != logic.False || a.Get(x, 0) != logic.True {
+		t.Fatal("writing the clone changed the original")
+	}
+	// Writing the original after cloning leaves the clone alone too.
+	c := a.Clone()
+	a.Set(next, logic.True, 0, 0)
+	if c.Get(next, 0, 0) != logic.False {
+		t.Fatal("writing the original changed the clone")
+	}
+	if !tvl.Equal(c, list(voc, 3, [][2]int{{0, 1}, {1, 2}})) {
+		t.Fatal("clone differs from a fresh copy")
+	}
+	a.Freeze()
+	defer func() {
+		if recover() == nil {
+			t.Error("writing a frozen structure did not panic")
+		}
+	}()
+	a.Set(x, logic.True, 1)
+}
+
+func TestGrowingPastAWord(t *testing.T) {
+	voc := listVocabulary()
+	next := voc.Lookup("next")
+	s := tvl.New(voc)
+	for i := 0; i < 130; i++ {
+		s.AddIndividual()
+		if i > 0 {
+			s.Set(next, logic.True, i-1, i)
+		}
+	}
+	s.Set(next, logic.Unknown, 129, 0)
+	for i := 0; i+1 < 130; i++ {
+		if s.Get(next, i, i+1) != logic.True || s.Get(next, i+1, i) != logic.False {
+			t.Fatalf("edge %d lost after growth", i)
+		}
+	}
+	if got := mustCompile(t, mustParse(t, "next+(a, b)"), voc, "a", "b").Eval(s, 5, 3); got != logic.Unknown {
+		t.Errorf("next+(u5, u3) = %v, want 1/2 through the 1/2 back edge", got)
+	}
+}
+
+func TestDuplicateCopiesEveryTuple(t *testing.T) {
+	voc := testgen.Vocabulary()
+	r := rand.New(rand.NewPCG(5, 5))
+	for i := 0; i < 100; i++ {
+		s := testgen.Structure(r, voc, 1+r.IntN(4), false)
+		u := r.IntN(s.Size())
+		d := s.Clone()
+		c := d.Duplicate(u)
+		// Mapping c back to u embeds d into s with equal values: every
+		// tuple of d has exactly the value of its image.
+		back := func(w int) int {
+			if w == c {
+				return u
+			}
+			return w
+		}
+		for _, p := range voc.Preds() {
+			args := make([]int, p.Arity)
+			testgen.Assignments(p.Arity, d.Size(), func(asg []int) {
+				for j, w := range asg {
+					args[j] = back(w)
+				}
+				if d.Get(p, asg...) != s.Get(p, args...) {
+					t.Fatalf("%s%v = %v after Duplicate(u%d), original %v", p.Name, asg, d.Get(p, asg...), u, s.Get(p, args...))
+				}
+			})
+		}
+	}
+}
+
+// permuted returns s with individual i renamed to perm[i].
+func permuted(s *tvl.Structure, perm []int) *tvl.Structure {
+	keep := make([]int, len(perm))
+	for i, p := range perm {
+		keep[p] = i
+	}
+	return s.Project(keep)
+}
+
+func allPerms(n int, f func([]int) bool) {
+	p := make([]int, n)
+	used := make([]bool, n)
+	var rec func(i int) bool
+	rec = func(i int) bool {
+		if i == n {
+			return f(p)
+		}
+		for v := 0; v < n; v++ {
+			if !used[v] {
+				used[v], p[i] = true, v
+				if !rec(i + 1) {
+					return false
+				}
+				used[v] = false
+			}
+		}
+		return true
+	}
+	rec(0)
+}
+
+func TestHashAndIsomorphism(t *testing.T) {
+	voc := testgen.Vocabulary()
+	r := rand.New(rand.NewPCG(9, 9))
+	for i := 0; i < 300; i++ {
+		n := r.IntN(5)
+		s := testgen.Structure(r, voc, n, r.IntN(2) == 0)
+		perm := r.Perm(n)
+		p := permuted(s, perm)
+		if s.Hash() != p.Hash() {
+			t.Fatalf("a renumbering changed the hash")
+		}
+		m, ok := tvl.Isomorphic(s, p)
+		if !ok {
+			t.Fatalf("a structure is not isomorphic to its renumbering %v", perm)
+		}
+		if !tvl.Equal(permuted(s, m), p) {
+			t.Fatalf("Isomorphic returned a wrong mapping %v", m)
+		}
+		// Change one value and compare with a brute-force search over
+		// every renumbering.
+		q := p.Clone()
+		if n > 0 {
+			pr := voc.Preds()[1+r.IntN(len(voc.Preds())-1)]
+			args := make([]int, pr.Arity)
+			for j := range args {
+				args[j] = r.IntN(n)
+			}
+			q.Set(pr, (q.Get(pr, args...)+1)%3, args...)
+		}
+		brute := false
+		allPerms(n, func(perm []int) bool {
+			brute = tvl.Equal(permuted(s, perm), q)
+			return !brute
+		})
+		_, ok = tvl.Isomorphic(s, q)
+		if ok != brute {
+			t.Fatalf("Isomorphic = %v, brute force = %v", ok, brute)
+		}
+		if brute && s.Hash() != q.Hash() {
+			t.Fatal("isomorphic structures hash differently")
+		}
+	}
+}
+
+func TestPrintIsTVS(t *testing.T) {
+	voc := listVocabulary()
+	voc.MustAdd("flag", 0)
+	s := list(voc, 2, [][2]int{{0, 1}})
+	s.SetSummary(1, true)
+	s.Set(voc.Lookup("next"), logic.Unknown, 1, 1)
+	s.Set(voc.Lookup("flag"), logic.Unknown)
+	want := `%n = {u0, u1}
+%p = {
+  flag = 1/2
+  sm = {u1:1/2}
+  node = {u0, u1}
+  x = {u0}
+  next = {u0->u1, u1->u1:1/2}
+}
+`
+	if got := s.String(); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
