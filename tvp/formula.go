@@ -14,6 +14,20 @@ type parser struct {
 	toks     []Token
 	at       int
 	bindings []map[string]string
+	// sets are the %s sets declared so far, by name; members are
+	// predicate names.
+	sets map[string][]string
+	// posOf remembers where atoms, equalities and closures were written,
+	// so that type errors found later can point at them.
+	posOf map[logic.Formula]Pos
+}
+
+// mark records where node was written.
+func (p *parser) mark(node logic.Formula, t Token) logic.Formula {
+	if p.posOf != nil {
+		p.posOf[node] = t.Pos
+	}
+	return node
 }
 
 func (p *parser) peek() Token    { return p.toks[p.at] }
@@ -264,7 +278,7 @@ func (p *parser) primary() (logic.Formula, error) {
 			if err != nil {
 				return nil, err
 			}
-			eq := &logic.Equal{Left: logic.Var(t.Text), Right: logic.Var(r.Text)}
+			eq := p.mark(&logic.Equal{Left: logic.Var(t.Text), Right: logic.Var(r.Text)}, t)
 			if k == NEQ {
 				return &logic.Not{Sub: eq}, nil
 			}
@@ -277,7 +291,7 @@ func (p *parser) primary() (logic.Formula, error) {
 
 // atom parses p(args), p+(a, b) or p*(a, b).
 func (p *parser) atom() (logic.Formula, error) {
-	name, _, err := p.predName()
+	name, t, err := p.predName()
 	if err != nil {
 		return nil, err
 	}
@@ -287,20 +301,13 @@ func (p *parser) atom() (logic.Formula, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &logic.Closure{Pred: name, From: ends[0], To: ends[1], Reflexive: k == STAR}, nil
+		return p.mark(&logic.Closure{Pred: name, From: ends[0], To: ends[1], Reflexive: k == STAR}, t), nil
 	}
 	args, err := p.varList()
 	if err != nil {
 		return nil, err
 	}
-	return &logic.Atom{Pred: name, Args: args}, nil
-}
-
-// combine parses |/{ f : x in S } and &/{ f : x in S }. Sets come with the
-// full TVP parser; until then composite formulas are reported.
-func (p *parser) combine() (logic.Formula, error) {
-	t := p.peek()
-	return nil, p.errorf(t, "composite formulas (%s/{...}) need a TVP program's sets", t.Kind)
+	return p.mark(&logic.Atom{Pred: name, Args: args}, t), nil
 }
 
 // ParseFormula parses a single formula written in TVP syntax, as in a

@@ -64,8 +64,6 @@ func TestRunRejectsBadInputWithExit2(t *testing.T) {
 		{[]string{"run", prog, "--action", "fub"}, `--action must match [f][c]pu[c]b, not "fub"`},
 		{[]string{"run", prog, "-D", "1X"}, `bad macro definition "1X"`},
 		{[]string{"run", prog, "--bogus"}, "unknown flag: --bogus"},
-		// Until the engine lands, run says so instead of pretending.
-		{[]string{"run", prog}, "not implemented yet"},
 	}
 	for _, c := range cases {
 		code, _, errOut := runCLI(c.args...)

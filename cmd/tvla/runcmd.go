@@ -1,11 +1,22 @@
 package main
 
 import (
+	"context"
+	"fmt"
+	"io"
 	"os"
+	"os/signal"
+	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
+	"syscall"
 
 	"github.com/spf13/cobra"
+
+	"github.com/tvla-go/tvla/abstraction"
+	"github.com/tvla-go/tvla/tvl"
+	"github.com/tvla-go/tvla/tvp"
 )
 
 // runOptions are the flags of `tvla run`, named as in the command-line
@@ -25,6 +36,9 @@ type runOptions struct {
 	jsonOut         string
 	quiet           bool
 	paths           []string
+	// breakIfCoerceFails mirrors TVLA's breakIfCoerceAfterUpdateFailed
+	// property (default on).
+	breakIfCoerceFails bool
 }
 
 var actionOrder = regexp.MustCompile(`^f?c?puc?b$`)
@@ -109,14 +123,147 @@ func runAnalysis(cmd *cobra.Command, o *runOptions, args []string) error {
 	if err := o.validate(); err != nil {
 		return err
 	}
+	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
 	for _, a := range args {
 		if _, err := os.Stat(a); err != nil {
 			return usageError("%s: %v", a, errCause(err))
 		}
 	}
-	// Nothing is analysed until the engine exists: say so rather than
-	// pretend.
-	return usageError("run: the analysis engine is not implemented yet")
+	program, inputs := args[0], args[1:]
+	defines := map[string]string{}
+	for _, d := range o.defines {
+		name, value, _ := parseDefine(d)
+		if value == "" {
+			value = "1"
+		}
+		defines[name] = value
+	}
+	if err := o.applyProperties(cmd, program, stderr); err != nil {
+		return err
+	}
+	join, err := abstraction.ParseJoin(o.join)
+	if err != nil {
+		return usageError("%v", err)
+	}
+	cfg := tvp.LoadConfig{Defines: defines, SearchPath: o.paths}
+	prog, _, err := tvp.LoadProgram(program, cfg)
+	if err != nil {
+		return &exitError{code: exitInput, err: err}
+	}
+	for _, w := range prog.Warnings {
+		fmt.Fprintln(stderr, "warning:", w)
+	}
+	if len(inputs) == 0 {
+		beside := strings.TrimSuffix(program, filepath.Ext(program)) + ".tvs"
+		if _, err := os.Stat(beside); err == nil {
+			inputs = []string{beside}
+		}
+	}
+	var structures []*tvl.Structure
+	for _, in := range inputs {
+		locs, err := tvp.LoadTVS(in, prog.Vocabulary.Tvl(), cfg)
+		if err != nil {
+			return &exitError{code: exitInput, err: err}
+		}
+		for _, l := range locs {
+			for _, s := range l.Structures {
+				structures = append(structures, s.Structure)
+			}
+		}
+	}
+	if len(inputs) == 0 {
+		structures = append(structures, tvl.New(prog.Vocabulary.Tvl()))
+	}
+	opts := abstraction.Options{
+		Join: join, ActionOrder: o.action, MaxStructures: o.maxStructures, MaxMessages: o.maxMessages,
+		BreakIfCoerceAfterUpdateFailed: o.breakIfCoerceFails,
+	}
+	progress := newProgress(stderr, o.quiet)
+	opts.Progress = progress.update
+	engine, err := abstraction.NewEngine(prog, opts)
+	if err != nil {
+		return &exitError{code: exitInput, err: err}
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	peak := newPeakHeap()
+	res, err := engine.Run(ctx, structures)
+	progress.done()
+	if err != nil {
+		return &exitError{code: exitInput, err: err}
+	}
+	peakBytes := peak.stop()
+	table := stdout
+	if o.jsonOut == "-" {
+		table = stderr
+	}
+	if !(o.quiet && o.jsonOut == "-") {
+		printTable(table, res, engine.Constraints())
+	}
+	if o.tvsOut != "" {
+		if err := writeTVSResult(o.tvsOut, res); err != nil {
+			return &exitError{code: exitInput, err: err}
+		}
+	}
+	if o.jsonOut != "" {
+		if err := writeJSON(o.jsonOut, buildSummary(program, inputs, o, defines, res, peakBytes), stdout); err != nil {
+			return &exitError{code: exitInput, err: err}
+		}
+	}
+	switch {
+	case res.Incomplete:
+		return &exitError{code: exitLimit, err: fmt.Errorf("stopped early: %s", res.StopReason)}
+	case res.Stats.Messages > 0:
+		return &exitError{code: exitMessages}
+	}
+	return nil
+}
+
+// applyProperties reads PROGRAM.properties beside the program (as TVLA
+// does) and then --props; flags given on the command line win.
+func (o *runOptions) applyProperties(cmd *cobra.Command, program string, stderr io.Writer) error {
+	o.breakIfCoerceFails = true
+	files := []string{}
+	beside := strings.TrimSuffix(program, filepath.Ext(program)) + ".properties"
+	if _, err := os.Stat(beside); err == nil {
+		files = append(files, beside)
+	}
+	if o.props != "" {
+		files = append(files, o.props)
+	}
+	var unknown []string
+	for _, f := range files {
+		kv, err := readProperties(f)
+		if err != nil {
+			return usageError("%s: %v", f, errCause(err))
+		}
+		p, err := interpretProperties(f, kv)
+		if err != nil {
+			return usageError("%v", err)
+		}
+		flags := cmd.Flags()
+		if p.join != nil && !flags.Changed("join") {
+			o.join = *p.join
+		}
+		if p.actionOrder != nil && !flags.Changed("action") {
+			o.action = *p.actionOrder
+		}
+		if p.maxStructures != nil && !flags.Changed("max-structures") {
+			o.maxStructures = *p.maxStructures
+		}
+		if p.maxMessages != nil && !flags.Changed("max-messages") {
+			o.maxMessages = *p.maxMessages
+		}
+		if p.breakIfCoerceFails != nil {
+			o.breakIfCoerceFails = *p.breakIfCoerceFails
+		}
+		unknown = append(unknown, p.unknown...)
+	}
+	if len(unknown) > 0 {
+		sort.Strings(unknown)
+		fmt.Fprintf(stderr, "warning: properties ignored (they do not change results here): %s\n", strings.Join(unknown, ", "))
+	}
+	return o.validate()
 }
 
 // errCause strips the path that os errors repeat.

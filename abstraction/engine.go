@@ -1,0 +1,383 @@
+package abstraction
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/tvla-go/tvla/model"
+	"github.com/tvla-go/tvla/predicates"
+	"github.com/tvla-go/tvla/tvl"
+)
+
+// Options control an analysis run.
+type Options struct {
+	Join JoinKind
+	// ActionOrder is TVLA's [f][c]pu[c]b: which of Focus, Coerce (before
+	// and after the update) run. Empty means "fcpucb".
+	ActionOrder string
+	// MaxStructures stops the run once more structures are stored; 0
+	// means no limit. MaxMessages likewise for messages.
+	MaxStructures int
+	MaxMessages   int
+	// BreakIfCoerceAfterUpdateFailed makes a structure that Coerce finds
+	// inconsistent after an update raise a message instead of vanishing
+	// silently (TVLA's default: such a structure means the update formulas
+	// are wrong).
+	BreakIfCoerceAfterUpdateFailed bool
+	// Progress, when set, is called now and then with the statistics so
+	// far.
+	Progress func(Stats)
+}
+
+// Stats are the totals of a run, as TVLA reports them.
+type Stats struct {
+	Stored     int // structures stored at the end, over all locations
+	Examined   int // structures produced by actions, before joining
+	Breaches   int // Coerce sharpenings and discards
+	Iterations int // locations taken from the worklist
+	Messages   int
+	Worklist   int
+	Elapsed    time.Duration
+	// Time per phase.
+	FocusTime, CoerceTime, UpdateTime, BlurTime, JoinTime time.Duration
+}
+
+// Message is a message raised by an action at a location.
+type Message struct {
+	Location  string
+	Action    string
+	Text      string
+	Structure *tvl.Structure
+}
+
+// LocationResult is what the analysis found at one CFG location.
+type LocationResult struct {
+	Label      string
+	Structures []*tvl.Structure
+	Messages   []Message
+}
+
+// Result is the outcome of a run.
+type Result struct {
+	Locations []*LocationResult
+	Stats     Stats
+	// Incomplete is set when a limit or an interrupt ended the run early;
+	// StopReason says which.
+	Incomplete bool
+	StopReason string
+}
+
+// Location returns the result at a label, or nil.
+func (r *Result) Location(label string) *LocationResult {
+	for _, l := range r.Locations {
+		if l.Label == label {
+			return l
+		}
+	}
+	return nil
+}
+
+// Engine runs a loaded program.
+type Engine struct {
+	prog    *model.Program
+	voc     *predicates.Vocabulary
+	opts    Options
+	coerce  *Coercer
+	actions map[*model.Action]*Action
+	abs     []*tvl.Pred
+	absNull []*tvl.Pred
+	order   struct{ focus, coerceBefore, coerceAfter bool }
+}
+
+// NewEngine compiles a program for analysis.
+func NewEngine(prog *model.Program, opts Options) (*Engine, error) {
+	if opts.ActionOrder == "" {
+		opts.ActionOrder = "fcpucb"
+	}
+	e := &Engine{prog: prog, voc: prog.Vocabulary, opts: opts, actions: map[*model.Action]*Action{}}
+	if err := e.parseOrder(opts.ActionOrder); err != nil {
+		return nil, err
+	}
+	coercer, err := NewCoercer(e.voc.Tvl(), predicates.Constraints(e.voc))
+	if err != nil {
+		return nil, err
+	}
+	e.coerce = coercer
+	for _, a := range prog.Actions {
+		ca, err := CompileAction(e.voc, a)
+		if err != nil {
+			return nil, err
+		}
+		e.actions[a] = ca
+	}
+	e.abs = e.voc.AbstractionPreds()
+	for _, p := range e.voc.All() {
+		if p.Arity == 0 && p.Abstraction() {
+			e.absNull = append(e.absNull, p.Pred)
+		}
+	}
+	return e, nil
+}
+
+func (e *Engine) parseOrder(s string) error {
+	rest := s
+	take := func(c byte) bool {
+		if len(rest) > 0 && rest[0] == c {
+			rest = rest[1:]
+			return true
+		}
+		return false
+	}
+	e.order.focus = take('f')
+	e.order.coerceBefore = take('c')
+	if !take('p') || !take('u') {
+		return fmt.Errorf("action order %q: want [f][c]pu[c]b", s)
+	}
+	e.order.coerceAfter = take('c')
+	if !take('b') || rest != "" {
+		return fmt.Errorf("action order %q: want [f][c]pu[c]b", s)
+	}
+	return nil
+}
+
+// Constraints is the number of constraints Coerce enforces.
+func (e *Engine) Constraints() int { return e.coerce.Len() }
+
+// state is one run in progress.
+type state struct {
+	e        *Engine
+	sets     map[string]*StructureSet
+	out      map[string][]*model.Edge
+	rpo      map[string]int
+	messages map[string][]Message
+	msgSeen  map[string]bool
+	stats    Stats
+	start    time.Time
+}
+
+// Run explores the program from the input structures (placed at the
+// first location of the CFG) until a fixpoint, a limit or ctx's end.
+func (e *Engine) Run(ctx context.Context, inputs []*tvl.Structure) (*Result, error) {
+	st := &state{e: e, sets: map[string]*StructureSet{}, out: map[string][]*model.Edge{},
+		messages: map[string][]Message{}, msgSeen: map[string]bool{}, start: time.Now()}
+	for _, l := range e.prog.Locations {
+		st.sets[l] = NewStructureSet(e.opts.Join, e.abs, e.absNull)
+	}
+	for _, ed := range e.prog.Edges {
+		st.out[ed.From] = append(st.out[ed.From], ed)
+	}
+	st.rpo = e.reversePostOrder(st.out)
+	if len(e.prog.Locations) == 0 {
+		return st.result("", false), nil
+	}
+	entry := e.prog.Locations[0]
+	for _, in := range inputs {
+		s := in.Clone()
+		r := e.coerce.Coerce(s, nil)
+		st.stats.Breaches += r.Breaches
+		if !r.Consistent {
+			continue
+		}
+		b, _ := Blur(s, e.abs)
+		b.Freeze()
+		st.sets[entry].Add(b)
+	}
+	work := map[string]bool{entry: true}
+	for len(work) > 0 {
+		if err := ctx.Err(); err != nil {
+			return st.result("interrupted", true), nil
+		}
+		loc := st.next(work)
+		delete(work, loc)
+		st.stats.Iterations++
+		pending := st.sets[loc].TakePending()
+		for _, ed := range st.out[loc] {
+			act := e.actions[ed.Action]
+			target := st.sets[ed.To]
+			for _, s := range pending {
+				results, err := st.apply(act, loc, s)
+				if err != nil {
+					return nil, err
+				}
+				for _, r := range results {
+					st.stats.Examined++
+					t0 := time.Now()
+					changed := target.Add(r)
+					st.stats.JoinTime += time.Since(t0)
+					if changed {
+						work[ed.To] = true
+					}
+				}
+				if reason := st.limitReached(); reason != "" {
+					return st.result(reason, true), nil
+				}
+			}
+		}
+		if e.opts.Progress != nil && st.stats.Iterations%64 == 0 {
+			st.stats.Worklist = len(work)
+			st.stats.Elapsed = time.Since(st.start)
+			st.stats.Stored = st.stored()
+			e.opts.Progress(st.stats)
+		}
+	}
+	return st.result("", false), nil
+}
+
+func (st *state) stored() int {
+	n := 0
+	for _, s := range st.sets {
+		n += s.Len()
+	}
+	return n
+}
+
+func (st *state) limitReached() string {
+	o := st.e.opts
+	if o.MaxMessages > 0 && st.stats.Messages >= o.MaxMessages {
+		return fmt.Sprintf("the message limit (%d) was reached", o.MaxMessages)
+	}
+	if o.MaxStructures > 0 && st.stored() > o.MaxStructures {
+		return fmt.Sprintf("the structure limit (%d) was exceeded", o.MaxStructures)
+	}
+	return ""
+}
+
+// next picks the pending location earliest in reverse post order.
+func (st *state) next(work map[string]bool) string {
+	best, bestRank := "", -1
+	for l := range work {
+		r := st.rpo[l]
+		if bestRank < 0 || r < bestRank || (r == bestRank && l < best) {
+			best, bestRank = l, r
+		}
+	}
+	return best
+}
+
+// reversePostOrder numbers locations by a depth-first search from the
+// entry following edges in program order; unreachable locations come last
+// in order of appearance.
+func (e *Engine) reversePostOrder(out map[string][]*model.Edge) map[string]int {
+	visited := map[string]bool{}
+	var post []string
+	var dfs func(l string)
+	dfs = func(l string) {
+		visited[l] = true
+		for _, ed := range out[l] {
+			if !visited[ed.To] {
+				dfs(ed.To)
+			}
+		}
+		post = append(post, l)
+	}
+	if len(e.prog.Locations) > 0 {
+		dfs(e.prog.Locations[0])
+	}
+	rank := map[string]int{}
+	for i := len(post) - 1; i >= 0; i-- {
+		rank[post[i]] = len(post) - 1 - i
+	}
+	next := len(post)
+	for _, l := range e.prog.Locations {
+		if !visited[l] {
+			rank[l] = next
+			next++
+		}
+	}
+	return rank
+}
+
+// apply runs one action on one stored structure: Focus, Coerce,
+// precondition, messages, update, Coerce, Blur.
+func (st *state) apply(act *Action, loc string, s *tvl.Structure) ([]*tvl.Structure, error) {
+	e := st.e
+	work := []*tvl.Structure{s.Clone()}
+	if e.order.focus {
+		t0 := time.Now()
+		for _, fo := range act.focus {
+			var next []*tvl.Structure
+			for _, t := range work {
+				parts, err := fo.Focus(t)
+				if err != nil {
+					return nil, fmt.Errorf("action %s at %s: %w", act.src.Title, loc, err)
+				}
+				next = append(next, parts...)
+			}
+			work = next
+		}
+		st.stats.FocusTime += time.Since(t0)
+	}
+	if e.order.coerceBefore {
+		t0 := time.Now()
+		kept := work[:0]
+		for _, t := range work {
+			r := e.coerce.Coerce(t, nil)
+			st.stats.Breaches += r.Breaches
+			if r.Consistent {
+				kept = append(kept, t)
+			}
+		}
+		work = kept
+		st.stats.CoerceTime += time.Since(t0)
+	}
+	var out []*tvl.Structure
+	for _, t := range work {
+		t.Freeze()
+		for _, b := range act.preconditionBindings(t) {
+			for _, text := range messages(act.preMsgs, t, b) {
+				st.message(loc, act, text, t)
+			}
+			t0 := time.Now()
+			post := act.update(t, b)
+			st.stats.UpdateTime += time.Since(t0)
+			for _, text := range messages(act.postMsgs, post, b) {
+				st.message(loc, act, text, t)
+			}
+			if e.order.coerceAfter {
+				t0 := time.Now()
+				r := e.coerce.Coerce(post, act.changes)
+				st.stats.Breaches += r.Breaches
+				st.stats.CoerceTime += time.Since(t0)
+				if !r.Consistent {
+					if e.opts.BreakIfCoerceAfterUpdateFailed {
+						st.message(loc, act, "Coerce after the update found the structure inconsistent: "+r.Violated, t)
+					}
+					continue
+				}
+			}
+			t0 = time.Now()
+			blurred, _ := Blur(post, e.abs)
+			blurred.Freeze()
+			st.stats.BlurTime += time.Since(t0)
+			out = append(out, blurred)
+		}
+	}
+	return out, nil
+}
+
+// message records a message once per location, text and structure.
+func (st *state) message(loc string, act *Action, text string, s *tvl.Structure) {
+	key := fmt.Sprintf("%s\x00%s\x00%x", loc, text, s.OrderedHash())
+	if st.msgSeen[key] {
+		return
+	}
+	st.msgSeen[key] = true
+	st.messages[loc] = append(st.messages[loc], Message{Location: loc, Action: act.src.Title, Text: text, Structure: s})
+	st.stats.Messages++
+}
+
+func (st *state) result(reason string, incomplete bool) *Result {
+	r := &Result{Incomplete: incomplete, StopReason: reason}
+	for _, l := range st.e.prog.Locations {
+		lr := &LocationResult{Label: l, Messages: st.messages[l]}
+		if set := st.sets[l]; set != nil {
+			lr.Structures = set.Structures()
+		}
+		r.Locations = append(r.Locations, lr)
+	}
+	st.stats.Stored = st.stored()
+	st.stats.Elapsed = time.Since(st.start)
+	r.Stats = st.stats
+	return r
+}

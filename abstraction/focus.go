@@ -1,0 +1,314 @@
+package abstraction
+
+import (
+	"fmt"
+
+	"github.com/tvla-go/tvla/logic"
+	"github.com/tvla-go/tvla/tvl"
+)
+
+// maxFocusSteps bounds the splits one Focus may make: past it, the
+// formula is taken not to become definite in finitely many structures.
+const maxFocusSteps = 20000
+
+// Focuser makes one formula definite (Lev-Ami's general Focus): while the
+// formula is 1/2 under some assignment, it finds a predicate tuple at 1/2
+// responsible for that and splits the structure on it — the tuple set to
+// 1, set to 0, and, when the tuple holds one summary individual, that
+// individual bifurcated into a part where the tuple is 1 and a part where
+// it is 0.
+type Focuser struct {
+	voc     *tvl.Vocabulary
+	formula logic.Formula
+	vars    []logic.Var
+	root    *tvl.Compiled
+	subs    map[logic.Formula]*tvl.Compiled
+}
+
+// NewFocuser compiles f over voc.
+func NewFocuser(voc *tvl.Vocabulary, f logic.Formula) (*Focuser, error) {
+	vars := logic.FreeVars(f)
+	root, err := tvl.Compile(f, voc, vars)
+	if err != nil {
+		return nil, err
+	}
+	return &Focuser{voc: voc, formula: f, vars: vars, root: root, subs: map[logic.Formula]*tvl.Compiled{}}, nil
+}
+
+// Formula returns the formula focused on.
+func (fo *Focuser) Formula() logic.Formula { return fo.formula }
+
+// FocusError says that Focus cannot make a formula definite.
+type FocusError struct {
+	Formula string
+	Reason  string
+}
+
+func (e *FocusError) Error() string {
+	return fmt.Sprintf("cannot focus on %s: %s", e.Formula, e.Reason)
+}
+
+// Focus returns structures that together represent what s represents and
+// in each of which the formula is definite under every assignment — except
+// where only an equality on a summary individual keeps it at 1/2, which no
+// finite split can change; those structures are returned as they are. s
+// itself is not changed.
+func (fo *Focuser) Focus(s *tvl.Structure) ([]*tvl.Structure, error) {
+	var out []*tvl.Structure
+	work := []*tvl.Structure{s}
+	steps := 0
+	for len(work) > 0 {
+		t := work[0]
+		work = work[1:]
+		lit, err := fo.unknownLiteral(t)
+		if err != nil {
+			return nil, err
+		}
+		if lit == nil {
+			out = append(out, t)
+			continue
+		}
+		steps++
+		if steps > maxFocusSteps {
+			return nil, &FocusError{Formula: logic.String(fo.formula), Reason: fmt.Sprintf("no result after %d splits; the formula does not become definite", maxFocusSteps)}
+		}
+		parts, err := fo.split(t, lit)
+		if err != nil {
+			return nil, err
+		}
+		work = append(work, parts...)
+	}
+	return out, nil
+}
+
+// literal is a predicate tuple at 1/2.
+type literal struct {
+	pred *tvl.Pred
+	args []int
+}
+
+// unknownLiteral finds, for the first assignment (in lexicographic order)
+// under which the formula is 1/2 and can be focused, a responsible tuple.
+func (fo *Focuser) unknownLiteral(t *tvl.Structure) (*literal, error) {
+	var found *literal
+	var ferr error
+	env := map[logic.Var]int{}
+	fo.root.Bind(t).ForEach(func(asg []int, v logic.Kleene) bool {
+		if v != logic.Unknown {
+			return true
+		}
+		for i, x := range fo.vars {
+			env[x] = asg[i]
+		}
+		found, ferr = fo.find(t, fo.formula, env)
+		return found == nil && ferr == nil
+	})
+	return found, ferr
+}
+
+// eval evaluates subformula g under env.
+func (fo *Focuser) eval(t *tvl.Structure, g logic.Formula, env map[logic.Var]int) logic.Kleene {
+	c, ok := fo.subs[g]
+	if !ok {
+		var err error
+		c, err = tvl.Compile(g, fo.voc, logic.FreeVars(g))
+		if err != nil {
+			// Subformulas of a compiled formula always compile.
+			panic(err)
+		}
+		fo.subs[g] = c
+	}
+	free := c.Free()
+	asg := make([]int, len(free))
+	for i, v := range free {
+		asg[i] = env[v]
+	}
+	return c.Eval(t, asg...)
+}
+
+// find returns a tuple at 1/2 that makes g (which is 1/2 under env) 1/2,
+// or nil when only equalities on summary individuals do.
+func (fo *Focuser) find(t *tvl.Structure, g logic.Formula, env map[logic.Var]int) (*literal, error) {
+	switch h := g.(type) {
+	case *logic.Atom:
+		p := fo.voc.Lookup(h.Pred)
+		args := make([]int, len(h.Args))
+		for i, v := range h.Args {
+			args[i] = env[v]
+		}
+		return &literal{pred: p, args: args}, nil
+	case *logic.Equal, *logic.Const:
+		return nil, nil
+	case *logic.Not:
+		return fo.find(t, h.Sub, env)
+	case *logic.Binary:
+		for _, side := range []logic.Formula{h.Left, h.Right} {
+			if fo.eval(t, side, env) != logic.Unknown {
+				continue
+			}
+			if lit, err := fo.find(t, side, env); lit != nil || err != nil {
+				return lit, err
+			}
+		}
+		return nil, nil
+	case *logic.If:
+		for _, part := range []logic.Formula{h.Cond, h.Then, h.Else} {
+			if fo.eval(t, part, env) != logic.Unknown {
+				continue
+			}
+			if lit, err := fo.find(t, part, env); lit != nil || err != nil {
+				return lit, err
+			}
+		}
+		return nil, nil
+	case *logic.Quant:
+		return fo.findQuant(t, h, env, 0)
+	case *logic.Closure:
+		p := fo.voc.Lookup(h.Pred)
+		step := func(a, b int) logic.Kleene { return t.Binary(p.Index, a, b) }
+		a, b, ok := halfEdgeOnPath(t.Size(), step, env[h.From], env[h.To])
+		if !ok {
+			return nil, nil
+		}
+		return &literal{pred: p, args: []int{a, b}}, nil
+	case *logic.TC:
+		inner := copyEnv(env)
+		step := func(a, b int) logic.Kleene {
+			inner[h.Sub1], inner[h.Sub2] = a, b
+			return fo.eval(t, h.Body, inner)
+		}
+		a, b, ok := halfEdgeOnPath(t.Size(), step, env[h.From], env[h.To])
+		if !ok {
+			return nil, nil
+		}
+		inner[h.Sub1], inner[h.Sub2] = a, b
+		return fo.find(t, h.Body, inner)
+	}
+	return nil, nil
+}
+
+func (fo *Focuser) findQuant(t *tvl.Structure, q *logic.Quant, env map[logic.Var]int, i int) (*literal, error) {
+	if i == len(q.Vars) {
+		if fo.eval(t, q.Body, env) != logic.Unknown {
+			return nil, nil
+		}
+		return fo.find(t, q.Body, env)
+	}
+	inner := copyEnv(env)
+	for u := 0; u < t.Size(); u++ {
+		inner[q.Vars[i]] = u
+		if lit, err := fo.findQuant(t, q, inner, i+1); lit != nil || err != nil {
+			return lit, err
+		}
+	}
+	return nil, nil
+}
+
+func copyEnv(env map[logic.Var]int) map[logic.Var]int {
+	c := make(map[logic.Var]int, len(env)+2)
+	for k, v := range env {
+		c[k] = v
+	}
+	return c
+}
+
+// halfEdgeOnPath finds a shortest path of one or more steps from 'from' to
+// 'to' whose steps are all 1 or 1/2, and returns its first 1/2 step.
+func halfEdgeOnPath(n int, step func(a, b int) logic.Kleene, from, to int) (int, int, bool) {
+	prev := make([]int, n)
+	for i := range prev {
+		prev[i] = -1
+	}
+	queue := []int{}
+	for b := 0; b < n; b++ {
+		if step(from, b) != logic.False {
+			prev[b] = from
+			queue = append(queue, b)
+		}
+	}
+	for len(queue) > 0 && prev[to] < 0 {
+		a := queue[0]
+		queue = queue[1:]
+		for b := 0; b < n; b++ {
+			if prev[b] < 0 && step(a, b) != logic.False {
+				prev[b] = a
+				queue = append(queue, b)
+			}
+		}
+	}
+	if prev[to] < 0 {
+		return 0, 0, false
+	}
+	// Walk back from 'to' collecting the path, then take its first 1/2 step.
+	var path [][2]int
+	b := to
+	for {
+		a := prev[b]
+		path = append(path, [2]int{a, b})
+		if a == from {
+			break
+		}
+		b = a
+		if len(path) > n {
+			break
+		}
+	}
+	for i := len(path) - 1; i >= 0; i-- {
+		if step(path[i][0], path[i][1]) == logic.Unknown {
+			return path[i][0], path[i][1], true
+		}
+	}
+	return 0, 0, false
+}
+
+// split returns the structures that refine t on lit: lit at 1, lit at 0,
+// and, when lit's tuple involves one summary individual once, that
+// individual bifurcated.
+func (fo *Focuser) split(t *tvl.Structure, lit *literal) ([]*tvl.Structure, error) {
+	summary := -1
+	count := 0
+	for _, u := range lit.args {
+		if t.IsSummary(u) {
+			if summary >= 0 && summary != u {
+				return nil, &FocusError{Formula: logic.String(fo.formula),
+					Reason: fmt.Sprintf("%s would have to split two summary individuals", tupleString(lit))}
+			}
+			summary = u
+			count++
+		}
+	}
+	if count > 1 {
+		return nil, &FocusError{Formula: logic.String(fo.formula),
+			Reason: fmt.Sprintf("%s relates a summary individual to itself", tupleString(lit))}
+	}
+	one := t.Clone()
+	one.Set(lit.pred, logic.True, lit.args...)
+	zero := t.Clone()
+	zero.Set(lit.pred, logic.False, lit.args...)
+	out := []*tvl.Structure{one, zero}
+	if summary >= 0 {
+		both := t.Clone()
+		c := both.Duplicate(summary)
+		other := append([]int(nil), lit.args...)
+		for i, u := range other {
+			if u == summary {
+				other[i] = c
+			}
+		}
+		both.Set(lit.pred, logic.True, lit.args...)
+		both.Set(lit.pred, logic.False, other...)
+		out = append(out, both)
+	}
+	return out, nil
+}
+
+func tupleString(lit *literal) string {
+	s := lit.pred.Name + "("
+	for i, a := range lit.args {
+		if i > 0 {
+			s += ", "
+		}
+		s += tvl.IndividualName(a)
+	}
+	return s + ")"
+}

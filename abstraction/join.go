@@ -1,0 +1,205 @@
+package abstraction
+
+import (
+	"fmt"
+
+	"github.com/tvla-go/tvla/logic"
+	"github.com/tvla-go/tvla/tvl"
+)
+
+// JoinKind chooses how structures arriving at a location are kept.
+type JoinKind uint8
+
+const (
+	// JoinPartial merges a structure into a stored one with the same
+	// canonical individuals and nullary abstraction values, pointwise
+	// (Manevich et al., SAS 2004): TVLA's default, "part".
+	JoinPartial JoinKind = iota
+	// JoinRelational keeps every structure up to isomorphism: "rel".
+	JoinRelational
+)
+
+// ParseJoin reads a join name as the command line writes it.
+func ParseJoin(s string) (JoinKind, error) {
+	switch s {
+	case "part":
+		return JoinPartial, nil
+	case "rel":
+		return JoinRelational, nil
+	}
+	return 0, fmt.Errorf("unknown join %q (want rel or part)", s)
+}
+
+func (k JoinKind) String() string {
+	if k == JoinRelational {
+		return "rel"
+	}
+	return "part"
+}
+
+// StructureSet is the set of structures stored at one location. Every
+// structure in it is blurred, so individuals are in canonical order and
+// isomorphism is equality.
+type StructureSet struct {
+	kind    JoinKind
+	absUn   []*tvl.Pred // unary abstraction predicates
+	absNull []*tvl.Pred // nullary abstraction predicates
+	items   []*tvl.Structure
+	index   map[uint64][]int
+	// pending holds the indices of structures not yet processed, in the
+	// order they became pending.
+	pending []int
+	queued  []bool
+}
+
+// NewStructureSet returns an empty set with the given join.
+func NewStructureSet(kind JoinKind, absUnary, absNullary []*tvl.Pred) *StructureSet {
+	return &StructureSet{kind: kind, absUn: absUnary, absNull: absNullary, index: map[uint64][]int{}}
+}
+
+// Len is the number of structures stored.
+func (ss *StructureSet) Len() int { return len(ss.items) }
+
+// Structures lists the stored structures in the order they were first
+// stored.
+func (ss *StructureSet) Structures() []*tvl.Structure { return ss.items }
+
+// key hashes what decides which stored structure s may merge with.
+func (ss *StructureSet) key(s *tvl.Structure) uint64 {
+	if ss.kind == JoinRelational {
+		return s.OrderedHash()
+	}
+	h := uint64(s.Size())*0x9e3779b97f4a7c15 + 1
+	for _, p := range ss.absNull {
+		h = h*31 + uint64(s.Nullary(p.Index))
+	}
+	for _, p := range ss.absUn {
+		for u := 0; u < s.Size(); u++ {
+			h = h*31 + uint64(s.Unary(p.Index, u))
+		}
+		h ^= h >> 29
+	}
+	return h
+}
+
+// sameUniverse reports whether a and b have the same canonical individuals
+// and nullary abstraction values: the partial join's condition.
+func (ss *StructureSet) sameUniverse(a, b *tvl.Structure) bool {
+	if a.Size() != b.Size() {
+		return false
+	}
+	for _, p := range ss.absNull {
+		if a.Nullary(p.Index) != b.Nullary(p.Index) {
+			return false
+		}
+	}
+	for _, p := range ss.absUn {
+		for u := 0; u < a.Size(); u++ {
+			if a.Unary(p.Index, u) != b.Unary(p.Index, u) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// Add joins a frozen, blurred structure into the set and reports whether
+// the set changed (a new structure, or a stored one grew).
+func (ss *StructureSet) Add(s *tvl.Structure) bool {
+	k := ss.key(s)
+	for _, i := range ss.index[k] {
+		old := ss.items[i]
+		if ss.kind == JoinRelational {
+			if tvl.Equal(old, s) {
+				return false
+			}
+			continue
+		}
+		if !ss.sameUniverse(old, s) {
+			continue
+		}
+		merged, grew := joinPointwise(old, s)
+		if !grew {
+			return false
+		}
+		merged.Freeze()
+		ss.items[i] = merged
+		ss.markPending(i)
+		return true
+	}
+	i := len(ss.items)
+	ss.items = append(ss.items, s)
+	ss.queued = append(ss.queued, false)
+	ss.index[k] = append(ss.index[k], i)
+	ss.markPending(i)
+	return true
+}
+
+func (ss *StructureSet) markPending(i int) {
+	if !ss.queued[i] {
+		ss.queued[i] = true
+		ss.pending = append(ss.pending, i)
+	}
+}
+
+// TakePending returns the structures not processed yet, in order, and
+// marks them processed.
+func (ss *StructureSet) TakePending() []*tvl.Structure {
+	out := make([]*tvl.Structure, len(ss.pending))
+	for j, i := range ss.pending {
+		out[j] = ss.items[i]
+		ss.queued[i] = false
+	}
+	ss.pending = ss.pending[:0]
+	return out
+}
+
+// HasPending reports whether some structure awaits processing.
+func (ss *StructureSet) HasPending() bool { return len(ss.pending) > 0 }
+
+// joinPointwise returns the pointwise join of two structures with the same
+// universe, and whether it differs from a.
+func joinPointwise(a, b *tvl.Structure) (*tvl.Structure, bool) {
+	var out *tvl.Structure
+	grow := func() *tvl.Structure {
+		if out == nil {
+			out = a.Clone()
+		}
+		return out
+	}
+	voc := a.Vocabulary()
+	n := a.Size()
+	for _, p := range voc.Preds() {
+		switch p.Arity {
+		case 0:
+			if x, y := a.Nullary(p.Index), b.Nullary(p.Index); x != y {
+				grow().SetNullary(p.Index, logic.Unknown)
+			}
+		case 1:
+			for u := 0; u < n; u++ {
+				if x, y := a.Unary(p.Index, u), b.Unary(p.Index, u); x != y {
+					grow().SetUnary(p.Index, u, logic.Unknown)
+				}
+			}
+		case 2:
+			for u := 0; u < n; u++ {
+				for w := 0; w < n; w++ {
+					if x, y := a.Binary(p.Index, u, w), b.Binary(p.Index, u, w); x != y {
+						grow().SetBinary(p.Index, u, w, logic.Unknown)
+					}
+				}
+			}
+		default:
+			eachTuple(n, p.Arity, func(t []int) bool {
+				if x, y := a.Get(p, t...), b.Get(p, t...); x != y {
+					grow().Set(p, logic.Unknown, t...)
+				}
+				return true
+			})
+		}
+	}
+	if out == nil {
+		return a, false
+	}
+	return out, true
+}

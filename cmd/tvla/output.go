@@ -1,0 +1,29 @@
+package main
+
+import (
+	"bytes"
+
+	"github.com/tvla-go/tvla/abstraction"
+	"github.com/tvla-go/tvla/tvp"
+)
+
+// writeTVSResult writes the final structures per location as TVS, with
+// each structure's messages, atomically.
+func writeTVSResult(path string, res *abstraction.Result) error {
+	var locs []tvp.TVSLocation
+	for _, l := range res.Locations {
+		loc := tvp.TVSLocation{Label: l.Label}
+		for _, s := range l.Structures {
+			loc.Structures = append(loc.Structures, tvp.TVSStructure{Structure: s})
+		}
+		for _, m := range l.Messages {
+			loc.Structures = append(loc.Structures, tvp.TVSStructure{Structure: m.Structure, Messages: []string{oneLine(m.Text)}})
+		}
+		locs = append(locs, loc)
+	}
+	var buf bytes.Buffer
+	if err := tvp.WriteTVS(&buf, locs); err != nil {
+		return err
+	}
+	return writeFileAtomic(path, buf.Bytes())
+}

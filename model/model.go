@@ -1,0 +1,97 @@
+// Package model is a loaded TVP program: its predicates and rules
+// (package predicates), its actions with every formula resolved, and its
+// control-flow graph. The front end builds it; the engine runs it.
+package model
+
+import (
+	"github.com/tvla-go/tvla/logic"
+	"github.com/tvla-go/tvla/predicates"
+)
+
+// Program is what a TVP file means.
+type Program struct {
+	File       string
+	Vocabulary *predicates.Vocabulary
+	// Actions are the instantiated actions (a definition applied to
+	// arguments), in order of first use in the CFG.
+	Actions []*Action
+	// Edges are the CFG edges in the order written.
+	Edges []*Edge
+	// Locations lists every CFG location in order of first appearance.
+	Locations []string
+	// Print lists the locations of the optional fourth section, whose
+	// structures are the ones to report; empty means all.
+	Print []string
+	// Warnings are things the program does that the tool ignores.
+	Warnings []string
+}
+
+// Edge is a CFG edge: from a location, through an action, to a location.
+type Edge struct {
+	From, To string
+	Action   *Action
+	Origin   string
+}
+
+// Message is a %message: Text is reported when Formula is potentially
+// satisfied (1 or 1/2).
+type Message struct {
+	// Focus is the optional bracketed formula of %message [f] g -> text.
+	Focus   logic.Formula
+	Formula logic.Formula
+	Text    string
+	Origin  string
+}
+
+// Update is one update formula: Pred(Args) = Formula.
+type Update struct {
+	Pred    *predicates.Predicate
+	Args    []logic.Var
+	Formula logic.Formula
+	// Auto marks a formula the user asked the tool to derive (the auto
+	// keyword); Formula is then the written one, to be replaced.
+	Auto   bool
+	Origin string
+}
+
+// Action is an action definition applied to arguments.
+type Action struct {
+	// Name is the definition's name; Args its arguments.
+	Name string
+	Args []string
+	// Title is the %t text with arguments substituted, or Name(Args).
+	Title  string
+	Origin string
+	// Focus formulas, the program's global ones included.
+	Focus []logic.Formula
+	// Precondition is nil when the action has none (always applies). Its
+	// free variables are bound for the formulas after it.
+	Precondition logic.Formula
+	// PreMessages are checked before the update (global ones included),
+	// PostMessages after it.
+	PreMessages, PostMessages []Message
+	// New is true for %new; NewFormula is its optional unary formula
+	// (nil: create one individual). Clone likewise for %clone.
+	New          bool
+	NewFormula   logic.Formula
+	Clone        bool
+	CloneFormula logic.Formula
+	Updates      []Update
+	// Retain is the %retain formula, or nil to keep every individual.
+	Retain logic.Formula
+	// Unsupported names the clauses present that the engine ignores
+	// (graph decomposition's %decompose, %compose, %frame, ...).
+	Unsupported []string
+}
+
+// String is the action as the CFG writes it: Name(arg, ...).
+func (a *Action) String() string {
+	s := a.Name + "("
+	for i, x := range a.Args {
+		if i > 0 {
+			s += ", "
+		}
+		s += x
+	}
+	return s + ")"
+}

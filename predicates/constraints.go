@@ -1,0 +1,190 @@
+package predicates
+
+import (
+	"fmt"
+
+	"github.com/tvla-go/tvla/logic"
+)
+
+// Constraint is a compatibility constraint Body ▷ Head (thesis §4.3.2):
+// under every assignment of Vars where Body is 1, Head must be 1. Head is
+// a literal: an atom, an equality or the constant 0, possibly negated.
+type Constraint struct {
+	Body, Head logic.Formula
+	// Vars are the free variables of body and head together, in order.
+	Vars []logic.Var
+	// Origin names what the constraint came from, for debugging output.
+	Origin string
+}
+
+func (c Constraint) String() string {
+	return logic.String(c.Body) + " ==> " + logic.String(c.Head)
+}
+
+// Constraints derives the constraints Coerce enforces: one per
+// consistency rule (written or implied by properties), two per
+// instrumentation predicate (its definition implies it, and the negation
+// of its definition implies its negation), and the extended Horn closure
+// of those whose body is a conjunction of literals.
+func Constraints(v *Vocabulary) []Constraint {
+	var out []Constraint
+	seen := map[string]bool{}
+	add := func(c Constraint) {
+		c.Vars = logic.FreeVars(logic.NewAnd(c.Body, c.Head))
+		key := c.String()
+		if seen[key] {
+			return
+		}
+		seen[key] = true
+		out = append(out, c)
+	}
+	withClosure := func(body, head logic.Formula, origin string) {
+		add(Constraint{Body: body, Head: head, Origin: origin})
+		for _, c := range hornClosure(body, head, v) {
+			c.Origin = origin + " (contrapositive)"
+			add(c)
+		}
+	}
+	for _, r := range v.Rules {
+		withClosure(r.Body, r.Head, r.Origin)
+	}
+	for _, p := range v.Declared() {
+		if p.Kind != Instrumentation {
+			continue
+		}
+		atom := logic.NewAtom(p.Name, p.Params...)
+		withClosure(p.Def, atom, p.Name+" definition")
+		withClosure(logic.NewNot(p.Def), logic.NewNot(atom), p.Name+" definition")
+	}
+	return out
+}
+
+// hornClosure returns, for body = a1 & ... & an (after dropping outer
+// existential quantifiers, whose variables become free) and head a0, the
+// constraints !a0 & (the other ai) ▷ !ai, for each ai that can be a head.
+func hornClosure(body, head logic.Formula, v *Vocabulary) []Constraint {
+	body = stripExists(body, logic.FreeVars(head))
+	lits, ok := conjuncts(body)
+	if !ok || len(lits) == 0 {
+		return nil
+	}
+	if !isLiteral(head) {
+		return nil
+	}
+	if c, isConst := head.(*logic.Const); isConst && c.Value == logic.False {
+		// body ▷ 0 says some ai is false: !aj for the last one, given the
+		// others.
+		head = nil
+	}
+	var out []Constraint
+	for i, ai := range lits {
+		if !canBeHead(ai, v) {
+			continue
+		}
+		var rest []logic.Formula
+		if head != nil {
+			rest = append(rest, negate(head))
+		}
+		for j, aj := range lits {
+			if j != i {
+				rest = append(rest, aj)
+			}
+		}
+		out = append(out, Constraint{Body: logic.NewAnd(rest...), Head: negate(ai)})
+	}
+	return out
+}
+
+// stripExists removes existential quantifiers at the top of f and inside
+// its top-level conjunctions, renaming their variables away from keep.
+func stripExists(f logic.Formula, keep []logic.Var) logic.Formula {
+	switch g := f.(type) {
+	case *logic.Quant:
+		if g.Kind != logic.Exists {
+			return f
+		}
+		avoid := map[logic.Var]bool{}
+		for _, k := range keep {
+			avoid[k] = true
+		}
+		for _, fv := range logic.FreeVars(f) {
+			avoid[fv] = true
+		}
+		sub := map[logic.Var]logic.Var{}
+		for _, b := range g.Vars {
+			if avoid[b] {
+				n := b
+				for i := 1; avoid[n]; i++ {
+					n = logic.Var(fmt.Sprintf("%s_%d", b, i))
+				}
+				sub[b] = n
+				avoid[n] = true
+			} else {
+				avoid[b] = true
+			}
+		}
+		body := logic.Rename(g.Body, sub)
+		return stripExists(body, append(keep, logic.FreeVars(body)...))
+	case *logic.Binary:
+		if g.Op != logic.And {
+			return f
+		}
+		l := stripExists(g.Left, append(keep, logic.FreeVars(g.Right)...))
+		r := stripExists(g.Right, append(keep, logic.FreeVars(l)...))
+		return &logic.Binary{Op: logic.And, Left: l, Right: r}
+	}
+	return f
+}
+
+// conjuncts flattens a conjunction of literals; ok is false if some
+// conjunct is not a literal.
+func conjuncts(f logic.Formula) ([]logic.Formula, bool) {
+	if b, ok := f.(*logic.Binary); ok && b.Op == logic.And {
+		l, ok1 := conjuncts(b.Left)
+		r, ok2 := conjuncts(b.Right)
+		return append(l, r...), ok1 && ok2
+	}
+	if isLiteral(f) {
+		return []logic.Formula{f}, true
+	}
+	return nil, false
+}
+
+// isLiteral: an atom, an equality, a closure or a constant, or a negated
+// one.
+func isLiteral(f logic.Formula) bool {
+	if n, ok := f.(*logic.Not); ok {
+		f = n.Sub
+	}
+	switch f.(type) {
+	case *logic.Atom, *logic.Equal, *logic.Closure, *logic.Const:
+		return true
+	}
+	return false
+}
+
+// canBeHead: Coerce can sharpen atoms of non-built-in predicates and
+// equalities; closures and constants cannot be sharpened.
+func canBeHead(f logic.Formula, v *Vocabulary) bool {
+	if n, ok := f.(*logic.Not); ok {
+		f = n.Sub
+	}
+	switch g := f.(type) {
+	case *logic.Equal:
+		return true
+	case *logic.Atom:
+		p := v.Lookup(g.Pred)
+		return p != nil && p.Kind != Builtin
+	}
+	return false
+}
+
+func negate(f logic.Formula) logic.Formula {
+	if n, ok := f.(*logic.Not); ok {
+		return n.Sub
+	}
+	if c, ok := f.(*logic.Const); ok {
+		return &logic.Const{Value: c.Value.Not()}
+	}
+	return logic.NewNot(f)
+}

@@ -1,0 +1,54 @@
+package predicates
+
+import (
+	"github.com/tvla-go/tvla/logic"
+)
+
+// PropertyRules returns the consistency rules p's properties imply, as the
+// TVLA manual's table of properties gives them: for each property a rule,
+// and for the ones that force an equality also the rule that forbids the
+// second tuple.
+func PropertyRules(p *Predicate) []Rule {
+	var rules []Rule
+	add := func(prop string, body, head logic.Formula) {
+		rules = append(rules, Rule{Body: body, Head: head, Origin: p.Name + " " + prop})
+	}
+	at := func(args ...logic.Var) logic.Formula { return logic.NewAtom(p.Name, args...) }
+	not := logic.NewNot
+	and := func(fs ...logic.Formula) logic.Formula { return logic.NewAnd(fs...) }
+	ex := func(f logic.Formula, vs ...logic.Var) logic.Formula { return logic.NewExists(f, vs...) }
+	const v, v1, v2, v3 logic.Var = "v", "v1", "v2", "v3"
+	pr := p.Props
+	if pr.Unique && p.Arity == 1 {
+		add("unique", and(at(v1), at(v2)), logic.Eq(v1, v2))
+		add("unique", ex(and(at(v1), logic.Neq(v1, v)), v1), not(at(v)))
+	}
+	if p.Arity != 2 {
+		return rules
+	}
+	if pr.Function {
+		add("function", ex(and(at(v, v1), at(v, v2)), v), logic.Eq(v1, v2))
+		add("function", ex(and(at(v1, v), logic.Neq(v2, v)), v), not(at(v1, v2)))
+	}
+	if pr.InvFunction {
+		add("invfunction", ex(and(at(v1, v), at(v2, v)), v), logic.Eq(v1, v2))
+		add("invfunction", ex(and(at(v, v2), logic.Neq(v1, v)), v), not(at(v1, v2)))
+	}
+	if pr.Symmetric {
+		add("symmetric", at(v1, v2), at(v2, v1))
+	}
+	if pr.AntiSymmetric {
+		add("antisymmetric", and(at(v1, v2), at(v2, v1)), logic.Eq(v1, v2))
+		add("antisymmetric", and(at(v1, v2), logic.Neq(v1, v2)), not(at(v2, v1)))
+	}
+	if pr.Reflexive {
+		add("reflexive", logic.Eq(v1, v2), at(v1, v2))
+	}
+	if pr.AntiReflexive {
+		add("antireflexive", logic.Eq(v1, v2), not(at(v1, v2)))
+	}
+	if pr.Transitive {
+		add("transitive", ex(and(at(v1, v2), at(v2, v3)), v2), at(v1, v3))
+	}
+	return rules
+}
