@@ -44,11 +44,11 @@ type Action struct {
 	// derived are the instrumentation predicates without an update formula
 	// that the action may change: they are re-evaluated from their
 	// definitions afterwards, dependencies first.
-	derived []*tvl.Compiled
+	derived      []*tvl.Compiled
 	derivedPreds []*tvl.Pred
 	// changes are the predicates an application may change, for the
 	// semi-naive Coerce after the update.
-	changes []*tvl.Pred
+	changes         []*tvl.Pred
 	isNew, instance *tvl.Pred
 }
 

@@ -11,14 +11,14 @@ import (
 // tvlaProperties are the keys of a TVLA .properties file that change
 // results; the tool honours them. Other keys are reported once.
 type tvlaProperties struct {
-	join                   *string
-	actionOrder            *string
-	maxStructures          *int
-	maxMessages            *int
-	breakIfCoerceFails     *bool
-	freezeWithMessages     *bool
-	differencing           *bool
-	unknown                []string
+	join               *string
+	actionOrder        *string
+	maxStructures      *int
+	maxMessages        *int
+	breakIfCoerceFails *bool
+	freezeWithMessages *bool
+	differencing       *bool
+	unknown            []string
 }
 
 // readProperties reads a Java properties file: key=value or key: value
