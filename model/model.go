@@ -12,6 +12,8 @@ import (
 type Program struct {
 	File       string
 	Vocabulary *predicates.Vocabulary
+	// Definitions names every action definition, in order.
+	Definitions []string
 	// Actions are the instantiated actions (a definition applied to
 	// arguments), in order of first use in the CFG.
 	Actions []*Action

@@ -16,7 +16,7 @@ const (
 	Core Kind = iota
 	Instrumentation
 	// Builtin predicates are declared by the tool, not the program: sm,
-	// isNew and instance.
+	// isNew, instance and isthread.
 	Builtin
 )
 
@@ -34,6 +34,7 @@ func (k Kind) String() string {
 const (
 	IsNewName    = "isNew"    // unary: the individuals an action's %new or %clone created
 	InstanceName = "instance" // binary: relates an individual to its %new/%clone copy
+	IsThreadName = "isthread" // unary: the individual is a thread (TVLA declares it for every program)
 )
 
 // Properties are the flags written after a predicate declaration.
@@ -131,9 +132,9 @@ type Predicate struct {
 // Abstraction reports whether the predicate takes part in canonical
 // abstraction (unary) or in the partial join's key (nullary). TVLA makes
 // every unary and nullary predicate an abstraction predicate unless it is
-// declared nonabs; sm and the built-ins never are.
+// declared nonabs; the built-in isthread is one too, sm is not.
 func (p *Predicate) Abstraction() bool {
-	if p.Kind == Builtin || p.Arity > 1 {
+	if p.Arity > 1 || p.Name == tvl.SummaryName {
 		return false
 	}
 	return !p.Props.NonAbs
@@ -173,15 +174,15 @@ type Vocabulary struct {
 	Rules []Rule
 }
 
-// New returns a vocabulary holding the built-in predicates sm, isNew and
-// instance.
+// New returns a vocabulary holding the built-in predicates sm, isNew,
+// instance and isthread.
 func New() *Vocabulary {
 	v := &Vocabulary{tvl: tvl.NewVocabulary()}
 	v.preds = append(v.preds, &Predicate{Pred: v.tvl.Summary(), Kind: Builtin, Params: []logic.Var{"v"}, Origin: "builtin"})
 	for _, b := range []struct {
 		name   string
 		params []logic.Var
-	}{{IsNewName, []logic.Var{"v"}}, {InstanceName, []logic.Var{"v_1", "v_2"}}} {
+	}{{IsNewName, []logic.Var{"v"}}, {InstanceName, []logic.Var{"v_1", "v_2"}}, {IsThreadName, []logic.Var{"v"}}} {
 		p := v.tvl.MustAdd(b.name, len(b.params))
 		v.preds = append(v.preds, &Predicate{Pred: p, Kind: Builtin, Params: b.params, Origin: "builtin"})
 	}

@@ -126,6 +126,8 @@ func (t Token) String() string {
 		return "number " + t.Text
 	case EOF:
 		return "end of input"
+	case EXISTS, FORALL, TCKW, AUTO, FOREACH:
+		return "reserved word '" + t.Kind.String() + "'"
 	}
 	return "'" + t.Kind.String() + "'"
 }

@@ -28,6 +28,10 @@ package tvp
 //     arguments, as in C and TVLA.
 //   - A function-like macro name not followed by '(' is left alone (C;
 //     TVLA reports an error).
+//   - Macro names and parameters are C tokens: {var}, x|y, !a&b expand var,
+//     x, y, a, b. TVLA glues { } | & : = ? ^ ~ to words, so that in TVLA
+//     `#define IF_IN_SET(var, set) foreach (dummy in {var} & set)` keeps
+//     {var} unsubstituted (examples IF_IN_SET, LastInterruption).
 //   - Words: '$' is an identifier character, '.' is not (a.c expands a),
 //     and a '%' that does not follow a word character sticks to the word
 //     after it, so %p is never expanded by a macro p (as in TVLA). After a
@@ -53,8 +57,8 @@ import (
 type PreprocessConfig struct {
 	// Defines are macros defined before the main file is read, as by -D.
 	// A key is a macro name (or NAME(params) for a function-like macro),
-	// the value its body: -D NAME alone should arrive as "1". A #define in
-	// a file replaces them, with a warning.
+	// the value its body: -D NAME alone should arrive as "1" (C; TVLA gives
+	// it an empty body). A #define in a file replaces them, with a warning.
 	Defines map[string]string
 	// SearchPath holds folders searched for included files after the
 	// including file's own folder, in order.
@@ -68,7 +72,7 @@ type PreprocessConfig struct {
 const (
 	maxIncludeDepth = 200
 	maxArgDepth     = 200
-	maxExpandTokens = 4 << 20  // tokens produced by macro substitution, in all
+	maxExpandTokens = 1 << 20  // tokens produced by macro substitution, in all (the examples need 16k at most)
 	maxOutput       = 64 << 20 // bytes of preprocessed text
 	maxExprDepth    = 500
 )
@@ -213,6 +217,7 @@ func newSrcFile(name, text string) (*srcFile, *Error) {
 				}
 			}
 			if end < 0 {
+				f.clean = string(b)
 				return nil, &Error{Pos: f.posAt(start), Msg: "unterminated comment"}
 			}
 			for ; i < end; i++ {
@@ -306,21 +311,62 @@ const (
 )
 
 type tok struct {
-	kind  tkind
 	text  string
 	src   *srcFile // the token is original text of src at off...
-	off   int
-	pos   Pos      // ...or, when src is nil, produced at pos
+	pos   *Pos     // ...or, when src is nil, produced at *pos
 	hide  []string // the macros whose expansion produced it, outermost first
-	paint bool     // never to be expanded (C's "painted blue")
-	extra int      // tNewline: line breaks spliced away in the line it ends
+	off   int32
+	extra int32 // tNewline: line breaks spliced away in the line it ends
+	kind  tkind
+	paint bool // never to be expanded (C's "painted blue")
 }
 
 func (t *tok) where() Pos {
 	if t.src != nil {
-		return t.src.posAt(t.off)
+		return t.src.posAt(int(t.off))
 	}
-	return t.pos
+	if t.pos != nil {
+		return *t.pos
+	}
+	return Pos{}
+}
+
+// stream is tokens being expanded: the rest of the input, after tokens
+// pushed back (results of expansions, to be rescanned).
+type stream struct {
+	in   []tok
+	i    int
+	back []tok // the next token is last
+}
+
+func (s *stream) more() bool { return len(s.back) > 0 || s.i < len(s.in) }
+
+func (s *stream) pop() tok {
+	if n := len(s.back); n > 0 {
+		t := s.back[n-1]
+		s.back = s.back[:n-1]
+		return t
+	}
+	s.i++
+	return s.in[s.i-1]
+}
+
+// at returns the k-th next token, or nil.
+func (s *stream) at(k int) *tok {
+	if k < len(s.back) {
+		return &s.back[len(s.back)-1-k]
+	}
+	if k -= len(s.back); s.i+k < len(s.in) {
+		return &s.in[s.i+k]
+	}
+	return nil
+}
+
+// push puts ts in front of the stream.
+func (s *stream) push(ts ...tok) {
+	for k := len(ts) - 1; k >= 0; k-- {
+		s.back = append(s.back, ts[k])
+	}
 }
 
 func isIdentStart(c byte) bool {
@@ -400,12 +446,12 @@ func scanPP(s string, start, end int, expr, directive bool, emit func(k tkind, a
 
 // tokensOf scans the cleaned text [a, b) of f into tokens.
 func tokensOf(f *srcFile, a, b int, expr, directive bool) []tok {
-	var ts []tok
+	ts := make([]tok, 0, (b-a)/2+1)
 	lineStart := a
 	scanPP(f.clean, a, b, expr, directive, func(k tkind, x, y int) {
-		t := tok{kind: k, text: f.clean[x:y], src: f, off: x}
+		t := tok{kind: k, text: f.clean[x:y], src: f, off: int32(x)}
 		if k == tNewline {
-			t.extra = f.splicesIn(lineStart, y)
+			t.extra = int32(f.splicesIn(lineStart, y))
 			lineStart = y
 		}
 		ts = append(ts, t)
@@ -490,6 +536,9 @@ func (p *preproc) run(file, text string) (*Preprocessed, error) {
 	if err := p.commandLineDefines(); err != nil {
 		return nil, err
 	}
+	if len(text) > maxOutput {
+		return nil, errAt(Pos{File: file, Line: 1, Col: 1}, "file too large (over %d bytes)", maxOutput)
+	}
 	sf, e := newSrcFile(file, text)
 	if e != nil {
 		return nil, e
@@ -568,7 +617,7 @@ func (p *preproc) emit(t tok) *Error {
 	case tMark:
 		s := p.out.String()
 		if len(s) > 0 && isGlue(s[len(s)-1]) {
-			p.needSep, p.sepPos = true, t.pos
+			p.needSep, p.sepPos = true, t.where()
 		}
 		return nil
 	case tPlace, tPaste:
@@ -590,21 +639,25 @@ func (p *preproc) emit(t tok) *Error {
 		if t.src == nil {
 			text = " " // cannot happen: produced newlines are spaces
 		}
-		if e := p.write(text, t.src, t.off, t.pos); e != nil {
+		if e := p.write(text, t.src, int(t.off), t.where()); e != nil {
 			return e
 		}
 		if t.extra > 0 {
-			return p.write(strings.Repeat("\n", t.extra), nil, 0, t.where())
+			return p.write(strings.Repeat("\n", int(t.extra)), nil, 0, t.where())
 		}
 		return nil
 	}
-	return p.write(t.text, t.src, t.off, t.pos)
+	if t.src != nil {
+		return p.write(t.text, t.src, int(t.off), Pos{})
+	}
+	return p.write(t.text, nil, 0, t.where())
 }
 
 // emitNewlines writes the line breaks of the cleaned range [a, b) of f,
 // which produced no text (directives, skipped lines), so that output lines
 // stay aligned with the file's lines.
 func (p *preproc) emitNewlines(f *srcFile, a, b int) *Error {
+	p.needSep = false
 	for i := a; i < b; i++ {
 		if f.clean[i] == '\n' {
 			if e := p.write("\n", f, i, Pos{}); e != nil {
@@ -891,7 +944,7 @@ func (p *preproc) define(f *srcFile, a, end int, pos Pos) *Error {
 	canon.WriteString(fmt.Sprint(m.fn, "\x00"))
 	var ts []tok
 	scanPP(s, i, end, false, true, func(k tkind, x, y int) {
-		ts = append(ts, tok{kind: k, text: s[x:y], off: x})
+		ts = append(ts, tok{kind: k, text: s[x:y], off: int32(x)})
 	})
 	for k := 0; k < len(ts); k++ {
 		t := ts[k]
@@ -905,7 +958,7 @@ func (p *preproc) define(f *srcFile, a, end int, pos Pos) *Error {
 				body = body[:n-1]
 			}
 			if len(body) == 0 {
-				return errAt(f.posAt(t.off), "'##' cannot appear at either end of a macro body")
+				return errAt(f.posAt(int(t.off)), "'##' cannot appear at either end of a macro body")
 			}
 			body = append(body, item{kind: itPaste})
 			m.paste = true
@@ -919,7 +972,7 @@ func (p *preproc) define(f *srcFile, a, end int, pos Pos) *Error {
 				pi = slices.Index(m.params, ts[k2].text)
 			}
 			if pi < 0 {
-				return errAt(f.posAt(t.off), "'#' is not followed by a parameter of macro %s", name)
+				return errAt(f.posAt(int(t.off)), "'#' is not followed by a parameter of macro %s", name)
 			}
 			body = append(body, item{kind: itStr, param: pi})
 			k = k2
@@ -1026,6 +1079,10 @@ func (p *preproc) include(f *srcFile, pos Pos, a, end int) *Error {
 			}
 			return false
 		}
+		if len(data) > maxOutput {
+			readErr = errAt(pos, "include file %q too large (over %d bytes)", path, maxOutput)
+			return true
+		}
 		nf, e := newSrcFile(path, string(data))
 		if e != nil {
 			readErr = e
@@ -1076,13 +1133,9 @@ func (p *preproc) include(f *srcFile, pos Pos, a, end int) *Error {
 // like invocations may take their arguments from anywhere in ts, across
 // lines.
 func (p *preproc) expand(ts []tok, out func(tok) *Error) *Error {
-	st := make([]tok, len(ts)) // a stack: the next token is last
-	for i, t := range ts {
-		st[len(ts)-1-i] = t
-	}
-	for len(st) > 0 {
-		t := st[len(st)-1]
-		st = st[:len(st)-1]
+	st := &stream{in: ts}
+	for st.more() {
+		t := st.pop()
 		var m *macro
 		if t.kind == tIdent && !t.paint {
 			m = p.macros[t.text]
@@ -1092,6 +1145,18 @@ func (p *preproc) expand(ts []tok, out func(tok) *Error) *Error {
 				return e
 			}
 			continue
+		}
+		j := 0
+		if m.fn {
+			for x := st.at(0); x != nil && (x.kind == tSpace || x.kind == tNewline || x.kind == tMark); x = st.at(j) {
+				j++
+			}
+			if x := st.at(j); x == nil || x.kind != tPunct || x.text != "(" {
+				if e := out(t); e != nil { // not an invocation
+					return e
+				}
+				continue
+			}
 		}
 		if k := slices.Index(t.hide, m.name); k >= 0 {
 			if k == len(t.hide)-1 { // the macro names itself: left alone, as in C
@@ -1107,24 +1172,13 @@ func (p *preproc) expand(ts []tok, out func(tok) *Error) *Error {
 		var args [][]tok
 		var nls []tok
 		if m.fn {
-			j := len(st) - 1
-			for j >= 0 && (st[j].kind == tSpace || st[j].kind == tNewline || st[j].kind == tMark) {
-				j--
-			}
-			if j < 0 || st[j].kind != tPunct || st[j].text != "(" {
-				if e := out(t); e != nil {
-					return e
-				}
-				continue
-			}
-			for k := len(st) - 1; k > j; k-- {
-				if st[k].kind == tNewline {
-					nls = append(nls, st[k])
+			for ; j >= 0; j-- {
+				if x := st.pop(); x.kind == tNewline {
+					nls = append(nls, x)
 				}
 			}
-			st = st[:j]
 			var e *Error
-			args, st, nls, e = p.collectArgs(st, m, &t, nls)
+			args, nls, e = p.collectArgs(st, m, &t, nls)
 			if e != nil {
 				return e
 			}
@@ -1133,29 +1187,25 @@ func (p *preproc) expand(ts []tok, out func(tok) *Error) *Error {
 		if e != nil {
 			return e
 		}
-		for k := len(nls) - 1; k >= 0; k-- {
-			st = append(st, nls[k])
-		}
-		st = append(st, tok{kind: tMark, pos: t.where()})
-		for k := len(res) - 1; k >= 0; k-- {
-			st = append(st, res[k])
-		}
+		st.push(nls...)
+		at := t.where()
+		st.push(tok{kind: tMark, pos: &at})
+		st.push(res...)
 	}
 	return nil
 }
 
-// collectArgs reads the arguments of an invocation of m from the stack,
-// just after its '('. Line breaks read are added to nls.
-func (p *preproc) collectArgs(st []tok, m *macro, name *tok, nls []tok) ([][]tok, []tok, []tok, *Error) {
+// collectArgs reads the arguments of an invocation of m from st, just
+// after its '('. Line breaks read are added to nls.
+func (p *preproc) collectArgs(st *stream, m *macro, name *tok, nls []tok) ([][]tok, []tok, *Error) {
 	var args [][]tok
 	var cur []tok
 	depth := 0
 	for {
-		if len(st) == 0 {
-			return nil, nil, nil, errAt(name.where(), "unterminated argument list invoking macro %s", m.name)
+		if !st.more() {
+			return nil, nil, errAt(name.where(), "unterminated argument list invoking macro %s", m.name)
 		}
-		t := st[len(st)-1]
-		st = st[:len(st)-1]
+		t := st.pop()
 		if t.kind == tPunct {
 			switch t.text {
 			case "(":
@@ -1194,9 +1244,9 @@ done:
 		args = nil
 	}
 	if len(args) != len(m.params) {
-		return nil, nil, nil, errAt(name.where(), "macro %s expects %s, got %d", m.name, plural(len(m.params), "argument"), len(args))
+		return nil, nil, errAt(name.where(), "macro %s expects %s, got %d", m.name, plural(len(m.params), "argument"), len(args))
 	}
-	return args, st, nls, nil
+	return args, nls, nil
 }
 
 func plural(n int, what string) string {
@@ -1209,7 +1259,8 @@ func plural(n int, what string) string {
 // substitute gives the replacement of an invocation of m named by name,
 // before rescanning.
 func (p *preproc) substitute(m *macro, name *tok, args [][]tok) ([]tok, *Error) {
-	at := name.where()
+	where := name.where()
+	at := &where
 	hide := make([]string, len(name.hide)+1)
 	copy(hide, name.hide)
 	hide[len(name.hide)] = m.name
@@ -1237,7 +1288,7 @@ func (p *preproc) substitute(m *macro, name *tok, args [][]tok) ([]tok, *Error) 
 	add := func(t tok) *Error {
 		p.work++
 		if p.work > maxExpandTokens {
-			return errAt(at, "macro expansion too large (over %d tokens)", maxExpandTokens)
+			return errAt(where, "macro expansion too large (over %d tokens)", maxExpandTokens)
 		}
 		res = append(res, t)
 		return nil
@@ -1269,7 +1320,7 @@ func (p *preproc) substitute(m *macro, name *tok, args [][]tok) ([]tok, *Error) 
 					p.argDepth++
 					if p.argDepth > maxArgDepth {
 						p.argDepth--
-						return nil, errAt(at, "macro arguments nested too deeply")
+						return nil, errAt(where, "macro arguments nested too deeply")
 					}
 					var x []tok
 					e := p.expand(args[it.param], func(t tok) *Error { x = append(x, t); return nil })

@@ -805,10 +805,13 @@ func (pp *progParser) actionDefs() error {
 			def.params = append(def.params, string(v))
 		}
 		if old, dup := pp.defs[name.Text]; dup {
-			pp.typeError(name.Pos, "action %s already defined at %s", name.Text, old.pos)
+			// TVLA uses the last definition; say so, since it is
+			// usually a slip.
+			pp.prog.Warnings = append(pp.prog.Warnings, fmt.Sprintf("%s: action %s redefined (first defined at %s); the later definition is used", name.Pos, name.Text, old.pos))
 		} else {
-			pp.defs[name.Text] = def
+			pp.prog.Definitions = append(pp.prog.Definitions, name.Text)
 		}
+		pp.defs[name.Text] = def
 		// Check the body's syntax now, so that unused actions are
 		// checked too; types are checked per use, with the arguments.
 		identity := map[string]string{}
@@ -1046,9 +1049,12 @@ func (pp *progParser) updates(a *model.Action) error {
 				}
 				seen[v] = true
 			}
-			for _, old := range a.Updates {
+			for i, old := range a.Updates {
 				if old.Pred != nil && old.Pred == u.Pred {
-					pp.typeError(nameTok.Pos, "predicate %s is updated twice in action %s (first at %s)", name, a.Name, old.Origin)
+					// TVLA keeps the last formula given for a predicate.
+					pp.prog.Warnings = append(pp.prog.Warnings, fmt.Sprintf("%s: predicate %s is updated twice in action %s (first at %s); the later formula is used", nameTok.Pos, name, a.Title, old.Origin))
+					a.Updates = append(a.Updates[:i], a.Updates[i+1:]...)
+					break
 				}
 			}
 		}

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/tvla-go/tvla/tvp"
 )
 
 // Exit codes, as the command-line contract fixes them.
@@ -46,7 +48,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	var ee *exitError
 	if errors.As(err, &ee) {
-		if ee.err != nil && ee.err.Error() != "" {
+		switch ee.err.(type) {
+		case nil:
+		case tvp.ErrorList, *tvp.Error:
+			// Positioned errors stand alone, one per line, as
+			// file:line:col: message.
+			fmt.Fprintln(stderr, ee.err)
+		default:
 			fmt.Fprintln(stderr, "tvla:", ee.err)
 		}
 		return ee.code

@@ -40,7 +40,7 @@ structures come from TVS files.`,
 	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.AddCommand(newVersionCommand(), newRunCommand())
+	root.AddCommand(newVersionCommand(), newRunCommand(), newCheckCommand())
 	return root
 }
 

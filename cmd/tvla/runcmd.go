@@ -15,7 +15,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tvla-go/tvla/abstraction"
-	"github.com/tvla-go/tvla/tvl"
 	"github.com/tvla-go/tvla/tvp"
 )
 
@@ -124,20 +123,8 @@ func runAnalysis(cmd *cobra.Command, o *runOptions, args []string) error {
 		return err
 	}
 	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
-	for _, a := range args {
-		if _, err := os.Stat(a); err != nil {
-			return usageError("%s: %v", a, errCause(err))
-		}
-	}
 	program, inputs := args[0], args[1:]
-	defines := map[string]string{}
-	for _, d := range o.defines {
-		name, value, _ := parseDefine(d)
-		if value == "" {
-			value = "1"
-		}
-		defines[name] = value
-	}
+	defines := defineMap(o.defines)
 	if err := o.applyProperties(cmd, program, stderr); err != nil {
 		return err
 	}
@@ -145,34 +132,14 @@ func runAnalysis(cmd *cobra.Command, o *runOptions, args []string) error {
 	if err != nil {
 		return usageError("%v", err)
 	}
-	cfg := tvp.LoadConfig{Defines: defines, SearchPath: o.paths}
-	prog, _, err := tvp.LoadProgram(program, cfg)
+	l, err := loadProgram(program, inputs, tvp.LoadConfig{Defines: defines, SearchPath: o.paths})
 	if err != nil {
-		return &exitError{code: exitInput, err: err}
+		return err
 	}
+	prog, structures := l.prog, l.structures
+	inputs = l.inputs
 	for _, w := range prog.Warnings {
 		fmt.Fprintln(stderr, "warning:", w)
-	}
-	if len(inputs) == 0 {
-		beside := strings.TrimSuffix(program, filepath.Ext(program)) + ".tvs"
-		if _, err := os.Stat(beside); err == nil {
-			inputs = []string{beside}
-		}
-	}
-	var structures []*tvl.Structure
-	for _, in := range inputs {
-		locs, err := tvp.LoadTVS(in, prog.Vocabulary.Tvl(), cfg)
-		if err != nil {
-			return &exitError{code: exitInput, err: err}
-		}
-		for _, l := range locs {
-			for _, s := range l.Structures {
-				structures = append(structures, s.Structure)
-			}
-		}
-	}
-	if len(inputs) == 0 {
-		structures = append(structures, tvl.New(prog.Vocabulary.Tvl()))
 	}
 	opts := abstraction.Options{
 		Join: join, ActionOrder: o.action, MaxStructures: o.maxStructures, MaxMessages: o.maxMessages,

@@ -1,0 +1,139 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tvla-go/tvla/predicates"
+	"github.com/tvla-go/tvla/tvp"
+)
+
+type checkOptions struct {
+	defines []string
+	paths   []string
+}
+
+func newCheckCommand() *cobra.Command {
+	var o checkOptions
+	cmd := &cobra.Command{
+		Use:   "check PROGRAM.tvp [INPUT.tvs ...]",
+		Short: "Parse and load a TVP program without analysing it",
+		Long: `Check preprocesses, parses and type-checks a TVP program (and its TVS inputs:
+those given, or PROGRAM.tvs beside the program) and prints a one-screen
+summary of what it declares. Every error is printed as file:line:col: message,
+and the exit status is then 2.`,
+		Example: `  tvla check programs/sll/reverse.tvp
+  tvla check stack.tvp stack.tvs -D GNUM=2 --path ../include`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			for _, d := range o.defines {
+				if _, _, err := parseDefine(d); err != nil {
+					return err
+				}
+			}
+			cfg := tvp.LoadConfig{Defines: defineMap(o.defines), SearchPath: o.paths}
+			l, err := loadProgram(args[0], args[1:], cfg)
+			if err != nil {
+				return err
+			}
+			printSummary(cmd.OutOrStdout(), l)
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringArrayVarP(&o.defines, "define", "D", nil, "define a preprocessor macro: NAME or NAME=VALUE (TVLA: -DNAME, -DNAME(VALUE))")
+	f.StringArrayVar(&o.paths, "path", nil, "add `DIR` to the #include search path")
+	return cmd
+}
+
+// list joins names, eliding the middle of long lists so the summary stays
+// on one screen.
+func list(names []string, max int) string {
+	if len(names) == 0 {
+		return "none"
+	}
+	if len(names) <= max {
+		return strings.Join(names, " ")
+	}
+	return strings.Join(names[:max], " ") + fmt.Sprintf(" ... (%d more)", len(names)-max)
+}
+
+func printSummary(w io.Writer, l *loaded) {
+	p := l.prog
+	voc := p.Vocabulary
+	var files []string
+	for _, f := range l.files {
+		files = append(files, filepath.Base(f))
+	}
+	fmt.Fprintf(w, "program          %s (%d files: %s)\n", p.File, len(l.files), list(files, 6))
+	byArity := map[int]int{}
+	var core, instr, abs []string
+	for _, q := range voc.Declared() {
+		byArity[q.Arity]++
+		name := fmt.Sprintf("%s/%d", q.Name, q.Arity)
+		if q.Kind == predicates.Core {
+			core = append(core, name)
+		} else {
+			instr = append(instr, name)
+		}
+		if q.Arity == 1 && q.Abstraction() {
+			abs = append(abs, q.Name)
+		}
+	}
+	var arities []int
+	for k := range byArity {
+		arities = append(arities, k)
+	}
+	sort.Ints(arities)
+	var parts []string
+	names := map[int]string{0: "nullary", 1: "unary", 2: "binary", 3: "ternary"}
+	for _, k := range arities {
+		n := names[k]
+		if n == "" {
+			n = fmt.Sprintf("%d-ary", k)
+		}
+		parts = append(parts, fmt.Sprintf("%d %s", byArity[k], n))
+	}
+	fmt.Fprintf(w, "predicates       %d declared: %s\n", len(voc.Declared()), strings.Join(parts, ", "))
+	fmt.Fprintf(w, "  core           %s\n", list(core, 12))
+	fmt.Fprintf(w, "  instrumentation %s\n", list(instr, 12))
+	fmt.Fprintf(w, "  abstraction    %d unary: %s\n", len(abs), list(abs, 12))
+	written := 0
+	for _, r := range voc.Rules {
+		if strings.Contains(r.Origin, ":") {
+			written++
+		}
+	}
+	fmt.Fprintf(w, "rules            %d: %d written with %%r, %d implied by properties; %d constraints for Coerce\n",
+		len(voc.Rules), written, len(voc.Rules)-written, len(predicates.Constraints(voc)))
+	var used []string
+	for _, a := range p.Actions {
+		used = append(used, a.String())
+	}
+	fmt.Fprintf(w, "actions          %d defined, %d instances used: %s\n", len(p.Definitions), len(p.Actions), list(used, 8))
+	entry := "none"
+	if len(p.Locations) > 0 {
+		entry = p.Locations[0]
+	}
+	fmt.Fprintf(w, "cfg              %d locations, %d edges; entry %s\n", len(p.Locations), len(p.Edges), entry)
+	if len(p.Print) > 0 {
+		fmt.Fprintf(w, "  printed        %s\n", list(p.Print, 12))
+	}
+	if len(l.inputs) == 0 {
+		fmt.Fprintf(w, "inputs           none: one empty structure\n")
+	}
+	for i, in := range l.inputs {
+		fmt.Fprintf(w, "inputs           %s: %d structures\n", filepath.Base(in), l.perInput[i])
+	}
+	if len(p.Warnings) == 0 {
+		fmt.Fprintf(w, "warnings         none\n")
+	}
+	for _, warn := range p.Warnings {
+		fmt.Fprintf(w, "warning          %s\n", warn)
+	}
+}
