@@ -37,6 +37,25 @@ const (
 	IsThreadName = "isthread" // unary: the individual is a thread (TVLA declares it for every program)
 )
 
+// builtins are the predicates TVLA declares for every program, besides
+// sm: TVS inputs and programs written for TVLA use them without declaring
+// them. ready and outside are abstraction predicates there, the others
+// are not.
+var builtins = []struct {
+	name   string
+	params []logic.Var
+	nonabs bool
+}{
+	{IsNewName, []logic.Var{"v"}, false},
+	{InstanceName, []logic.Var{"v_1", "v_2"}, false},
+	{IsThreadName, []logic.Var{"v"}, false},
+	{"ready", []logic.Var{"v"}, false},
+	{"outside", []logic.Var{"v"}, false},
+	{"runnable", []logic.Var{"v"}, true},
+	{"ac", []logic.Var{"v"}, true},
+	{"inac", []logic.Var{"v"}, true},
+}
+
 // Properties are the flags written after a predicate declaration.
 type Properties struct {
 	Unique        bool // unary: true for at most one individual
@@ -174,17 +193,14 @@ type Vocabulary struct {
 	Rules []Rule
 }
 
-// New returns a vocabulary holding the built-in predicates sm, isNew,
-// instance and isthread.
+// New returns a vocabulary holding the built-in predicates: sm and those
+// of builtins.
 func New() *Vocabulary {
 	v := &Vocabulary{tvl: tvl.NewVocabulary()}
 	v.preds = append(v.preds, &Predicate{Pred: v.tvl.Summary(), Kind: Builtin, Params: []logic.Var{"v"}, Origin: "builtin"})
-	for _, b := range []struct {
-		name   string
-		params []logic.Var
-	}{{IsNewName, []logic.Var{"v"}}, {InstanceName, []logic.Var{"v_1", "v_2"}}, {IsThreadName, []logic.Var{"v"}}} {
+	for _, b := range builtins {
 		p := v.tvl.MustAdd(b.name, len(b.params))
-		v.preds = append(v.preds, &Predicate{Pred: p, Kind: Builtin, Params: b.params, Origin: "builtin"})
+		v.preds = append(v.preds, &Predicate{Pred: p, Kind: Builtin, Params: b.params, Origin: "builtin", Props: Properties{NonAbs: b.nonabs}})
 	}
 	return v
 }

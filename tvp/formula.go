@@ -20,6 +20,10 @@ type parser struct {
 	// posOf remembers where atoms, equalities and closures were written,
 	// so that type errors found later can point at them.
 	posOf map[logic.Formula]Pos
+	// syntaxOnly is set while an action body is read only to check its
+	// syntax: names are not resolved then, and an undeclared set reads as
+	// empty (TVLA only resolves the actions the CFG uses).
+	syntaxOnly bool
 }
 
 // mark records where node was written.

@@ -55,14 +55,12 @@ type progParser struct {
 	voc       *predicates.Vocabulary
 	prog      *model.Program
 	defs      map[string]*actionDef
-	instances map[string]*model.Action
+	instances map[string][]*model.Action
 	rules     []pendingRule
 	globalF   []logic.Formula
 	globalM   []model.Message
 	errs      ErrorList
 	warned    map[string]bool
-	// typecheck is off while an action body is only checked for syntax.
-	typecheck bool
 }
 
 // ParseProgram reads a whole TVP program from src (already preprocessed)
@@ -80,9 +78,8 @@ func ParseProgram(file string, src Source) (*model.Program, error) {
 		parser:    parser{toks: toks, sets: map[string][]string{}, posOf: map[logic.Formula]Pos{}},
 		voc:       predicates.New(),
 		defs:      map[string]*actionDef{},
-		instances: map[string]*model.Action{},
+		instances: map[string][]*model.Action{},
 		warned:    map[string]bool{},
-		typecheck: true,
 	}
 	pp.prog = &model.Program{File: file, Vocabulary: pp.voc}
 	if err := pp.program(); err != nil {
@@ -818,9 +815,9 @@ func (pp *progParser) actionDefs() error {
 		for _, p := range def.params {
 			identity[p] = p
 		}
-		pp.typecheck = false
-		_, err = pp.actionBody(def, identity)
-		pp.typecheck = true
+		pp.syntaxOnly = true
+		_, err = pp.actionBodies(def, identity)
+		pp.syntaxOnly = false
 		if err != nil {
 			def.broken = true
 			pp.fail(err)
@@ -830,8 +827,9 @@ func (pp *progParser) actionDefs() error {
 	return nil
 }
 
-// instantiate returns the action def(args), parsing it on first use.
-func (pp *progParser) instantiate(def *actionDef, args []string) (*model.Action, error) {
+// instantiate returns the actions def(args), parsing them on first use:
+// one action, or one per combination of its %param values.
+func (pp *progParser) instantiate(def *actionDef, args []string) ([]*model.Action, error) {
 	key := def.name + "(" + strings.Join(args, ",") + ")"
 	if a, ok := pp.instances[key]; ok {
 		return a, nil
@@ -840,37 +838,91 @@ func (pp *progParser) instantiate(def *actionDef, args []string) (*model.Action,
 	for i, p := range def.params {
 		bind[p] = args[i]
 	}
-	a, err := pp.actionBody(def, bind)
+	as, err := pp.actionBodies(def, bind)
 	if err != nil {
 		return nil, err
 	}
-	pp.instances[key] = a
-	pp.prog.Actions = append(pp.prog.Actions, a)
-	return a, nil
+	pp.instances[key] = as
+	pp.prog.Actions = append(pp.prog.Actions, as...)
+	return as, nil
 }
 
-// actionBody parses an action body with the parameters bound; its clauses
-// come in TVP's fixed order.
-func (pp *progParser) actionBody(def *actionDef, bind map[string]string) (*model.Action, error) {
-	a := &model.Action{Name: def.name, Origin: def.pos.String()}
-	for _, p := range def.params {
-		a.Args = append(a.Args, bind[p])
-	}
-	a.Title = a.String()
+// actionParam is a %param x in S clause: the action stands for one action
+// per member of S.
+type actionParam struct {
+	name    string
+	members []string
+}
+
+// actionBodies reads the %param clauses of a body and then the body once
+// per combination of parameter values (once when there are none).
+func (pp *progParser) actionBodies(def *actionDef, bind map[string]string) ([]*model.Action, error) {
+	var params []actionParam
+	rest := def.bodyStart
 	err := pp.replay(def.bodyStart, bind, func() error {
 		for pp.peekKind() == PARAM {
-			t := pp.next()
-			pp.warnOnce(t, "%param")
-			if _, err := pp.expect(ID, "a parameter name"); err != nil {
+			pp.next()
+			name, err := pp.expect(ID, "a parameter name")
+			if err != nil {
 				return err
 			}
 			if err := pp.expectIn(); err != nil {
 				return err
 			}
-			if _, err := pp.setExpr(); err != nil {
+			members, err := pp.setExpr()
+			if err != nil {
+				return err
+			}
+			if pp.syntaxOnly {
+				members = []string{name.Text}
+			}
+			params = append(params, actionParam{name.Text, members})
+		}
+		rest = pp.at
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	var out []*model.Action
+	combo := map[string]string{}
+	for k, v := range bind {
+		combo[k] = v
+	}
+	var each func(i int) error
+	each = func(i int) error {
+		if i == len(params) {
+			a, err := pp.actionBody(def, combo, rest)
+			if err != nil {
+				return err
+			}
+			for _, p := range params {
+				a.Args = append(a.Args, combo[p.name])
+			}
+			out = append(out, a)
+			return nil
+		}
+		for _, m := range params[i].members {
+			combo[params[i].name] = m
+			if err := each(i + 1); err != nil {
 				return err
 			}
 		}
+		return nil
+	}
+	return out, each(0)
+}
+
+// actionBody parses an action body from token index start (after its
+// %param clauses) with the parameters bound; its clauses come in TVP's
+// fixed order.
+func (pp *progParser) actionBody(def *actionDef, bind map[string]string, start int) (*model.Action, error) {
+	a := &model.Action{Name: def.name, Origin: def.pos.String()}
+	for _, p := range def.params {
+		a.Args = append(a.Args, bind[p])
+	}
+	a.Title = a.String()
+	err := pp.replay(start, bind, func() error {
 		if pp.peekKind() == TITLE {
 			pp.next()
 			title, err := pp.messageText()
@@ -981,7 +1033,7 @@ func (pp *progParser) actionBody(def *actionDef, bind map[string]string) (*model
 	if err != nil {
 		return nil, err
 	}
-	if pp.typecheck {
+	if !pp.syntaxOnly {
 		pp.checkAction(a)
 	}
 	return a, nil
@@ -1030,7 +1082,7 @@ func (pp *progParser) updates(a *model.Action) error {
 			return err
 		}
 		u := model.Update{Args: args, Formula: f, Auto: pp.accept(AUTO), Origin: nameTok.Pos.String()}
-		if pp.typecheck {
+		if !pp.syntaxOnly {
 			p := pp.voc.Lookup(name)
 			switch {
 			case p == nil:
@@ -1162,13 +1214,15 @@ func (pp *progParser) cfg() error {
 		case def.broken:
 			continue
 		}
-		act, err := pp.instantiate(def, args)
+		acts, err := pp.instantiate(def, args)
 		if err != nil {
 			pp.fail(err)
 			def.broken = true
 			continue
 		}
-		pp.prog.Edges = append(pp.prog.Edges, &model.Edge{From: from, To: to, Action: act, Origin: t.Pos.String()})
+		for _, act := range acts {
+			pp.prog.Edges = append(pp.prog.Edges, &model.Edge{From: from, To: to, Action: act, Origin: t.Pos.String()})
+		}
 	}
 }
 

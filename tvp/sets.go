@@ -64,7 +64,7 @@ func (p *parser) setPrimary() ([]string, error) {
 	case ID:
 		p.next()
 		members, ok := p.sets[t.Text]
-		if !ok {
+		if !ok && !p.syntaxOnly {
 			return nil, p.errorf(t, "set %s is not declared (declare it with %%s before its use)", t.Text)
 		}
 		return members, nil
