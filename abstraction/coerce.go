@@ -21,12 +21,25 @@ const (
 )
 
 // constraint is a predicates.Constraint compiled for one vocabulary.
+//
+// Its body is evaluated as a join: the body's conjuncts (outer existential
+// quantifiers become loop variables too, since the body is 1 exactly when
+// some witness makes every conjunct 1) are checked as soon as the loop has
+// bound their variables, and the head as soon as its variables are bound,
+// skipping assignments where it already holds. Most assignments are cut
+// off after one or two variables, instead of enumerating all n^k.
 type constraint struct {
 	src  predicates.Constraint
-	body *tvl.Compiled
 	kind headKind
 	pred *tvl.Pred
-	args []int // positions in src.Vars of the head's variables
+	args []int // positions in loop order of the head's variables
+	// loop is the order variables are bound in; checks[i] are the
+	// conjuncts whose variables are all bound at level i (checks[-1] is
+	// pre: conjuncts without variables).
+	loop      []logic.Var
+	pre       []*tvl.Compiled
+	checks    [][]*tvl.Compiled
+	headLevel int // the level after which the head's variables are bound
 	// reads lists the predicates whose change can break the constraint.
 	reads []*tvl.Pred
 	// usesEq: the constraint reads equality, so sm changes matter.
@@ -69,13 +82,34 @@ func NewCoercer(voc *tvl.Vocabulary, cons []predicates.Constraint) (*Coercer, er
 func (c *Coercer) Len() int { return len(c.cons) }
 
 func compileConstraint(voc *tvl.Vocabulary, src predicates.Constraint) (*constraint, error) {
-	body, err := tvl.Compile(src.Body, voc, src.Vars)
-	if err != nil {
-		return nil, err
+	k := &constraint{src: src}
+	conjs := bodyConjuncts(src.Body, src.Vars)
+	k.loop = loopOrder(conjs, src.Vars)
+	level := func(vs []logic.Var) int {
+		l := -1
+		for _, v := range vs {
+			for i, w := range k.loop {
+				if w == v && i > l {
+					l = i
+				}
+			}
+		}
+		return l
 	}
-	k := &constraint{src: src, body: body}
+	k.checks = make([][]*tvl.Compiled, len(k.loop))
+	for _, c := range conjs {
+		comp, err := tvl.Compile(c, voc, k.loop)
+		if err != nil {
+			return nil, err
+		}
+		if l := level(logic.FreeVars(c)); l < 0 {
+			k.pre = append(k.pre, comp)
+		} else {
+			k.checks[l] = append(k.checks[l], comp)
+		}
+	}
 	slot := func(v logic.Var) int {
-		for i, w := range src.Vars {
+		for i, w := range k.loop {
 			if w == v {
 				return i
 			}
@@ -125,6 +159,10 @@ func compileConstraint(voc *tvl.Vocabulary, src predicates.Constraint) (*constra
 		}
 	default:
 		return nil, fmt.Errorf("head %s is not a literal", logic.String(src.Head))
+	}
+	k.headLevel = -1
+	for _, a := range k.args {
+		k.headLevel = max(k.headLevel, a)
 	}
 	seen := map[string]bool{}
 	for _, name := range logic.Preds(logic.NewAnd(src.Body, src.Head)) {
@@ -209,13 +247,47 @@ func (c *Coercer) apply(s *tvl.Structure, k *constraint, touched predSet, res *C
 	if k.kind == headTrue {
 		return true
 	}
-	b := k.body.Bind(s)
-	ok := true
-	args := make([]int, len(k.args))
-	b.ForEach(func(asg []int, v logic.Kleene) bool {
-		if v != logic.True {
+	for _, p := range k.pre {
+		if p.Eval(s, make([]int, len(k.loop))...) != logic.True {
 			return true
 		}
+	}
+	checks := make([][]*tvl.Bound, len(k.checks))
+	for i, cs := range k.checks {
+		for _, cc := range cs {
+			checks[i] = append(checks[i], cc.Bind(s))
+		}
+	}
+	reset := func() {
+		for _, bs := range checks {
+			for _, b := range bs {
+				b.Reset()
+			}
+		}
+	}
+	asg := make([]int, len(k.loop))
+	args := make([]int, len(k.args))
+	n := s.Size()
+	ok := true
+	// satisfied reports whether the head already holds, so that the
+	// assignment needs no further look.
+	satisfied := func() bool {
+		for i, a := range k.args {
+			args[i] = asg[a]
+		}
+		switch k.kind {
+		case headAtom:
+			return s.Get(k.pred, args...) == logic.True
+		case headNotAtom:
+			return s.Get(k.pred, args...) == logic.False
+		case headEq:
+			return args[0] == args[1] && !s.IsSummary(args[0])
+		case headNeq:
+			return args[0] != args[1]
+		}
+		return false
+	}
+	enforce := func() {
 		for i, a := range k.args {
 			args[i] = asg[a]
 		}
@@ -233,7 +305,7 @@ func (c *Coercer) apply(s *tvl.Structure, k *constraint, touched predSet, res *C
 				s.Set(k.pred, want, args...)
 				touched[k.pred.ID] = true
 				res.Breaches++
-				b.Reset()
+				reset()
 			default:
 				ok = false
 			}
@@ -246,7 +318,7 @@ func (c *Coercer) apply(s *tvl.Structure, k *constraint, touched predSet, res *C
 				s.SetSummary(u, false)
 				touched[c.voc.Summary().ID] = true
 				res.Breaches++
-				b.Reset()
+				reset()
 			}
 		case headNeq:
 			if args[0] == args[1] {
@@ -257,7 +329,102 @@ func (c *Coercer) apply(s *tvl.Structure, k *constraint, touched predSet, res *C
 			res.Breaches++
 			res.Violated = k.src.String() + " (" + k.src.Origin + ")"
 		}
-		return ok
-	})
+	}
+	if k.headLevel < 0 && satisfied() {
+		return true
+	}
+	var run func(level int)
+	run = func(level int) {
+		if level == len(asg) {
+			enforce()
+			return
+		}
+	values:
+		for u := 0; u < n && ok; u++ {
+			asg[level] = u
+			for _, b := range checks[level] {
+				if b.Eval(asg...) != logic.True {
+					continue values
+				}
+			}
+			if level == k.headLevel && satisfied() {
+				continue
+			}
+			run(level + 1)
+		}
+	}
+	run(0)
 	return ok
+}
+
+// bodyConjuncts splits a body into conjuncts, turning outer existential
+// quantifiers into free variables (renamed away from vars) since only
+// where the body is 1 matters, and that is where some witness makes it 1.
+func bodyConjuncts(body logic.Formula, vars []logic.Var) []logic.Formula {
+	used := map[logic.Var]bool{}
+	for _, v := range vars {
+		used[v] = true
+	}
+	var out []logic.Formula
+	var walk func(f logic.Formula)
+	walk = func(f logic.Formula) {
+		switch g := f.(type) {
+		case *logic.Binary:
+			if g.Op == logic.And {
+				walk(g.Left)
+				walk(g.Right)
+				return
+			}
+		case *logic.Quant:
+			if g.Kind == logic.Exists {
+				sub := map[logic.Var]logic.Var{}
+				for _, b := range g.Vars {
+					nb := b
+					for i := 1; used[nb]; i++ {
+						nb = logic.Var(fmt.Sprintf("%s'%d", b, i))
+					}
+					used[nb] = true
+					if nb != b {
+						sub[b] = nb
+					}
+				}
+				walk(logic.Rename(g.Body, sub))
+				return
+			}
+		}
+		out = append(out, f)
+	}
+	walk(body)
+	return out
+}
+
+// loopOrder picks the order variables are bound in: first those of
+// positive atoms (few tuples hold, so they cut most), then the others, then
+// any head variables not in the body.
+func loopOrder(conjs []logic.Formula, vars []logic.Var) []logic.Var {
+	var order []logic.Var
+	add := func(v logic.Var) {
+		for _, w := range order {
+			if w == v {
+				return
+			}
+		}
+		order = append(order, v)
+	}
+	for _, c := range conjs {
+		if _, ok := c.(*logic.Atom); ok {
+			for _, v := range logic.FreeVars(c) {
+				add(v)
+			}
+		}
+	}
+	for _, c := range conjs {
+		for _, v := range logic.FreeVars(c) {
+			add(v)
+		}
+	}
+	for _, v := range vars {
+		add(v)
+	}
+	return order
 }

@@ -295,10 +295,16 @@ func (st *state) apply(act *Action, loc string, s *tvl.Structure) ([]*tvl.Struct
 	work := []*tvl.Structure{s.Clone()}
 	if e.order.focus {
 		t0 := time.Now()
+		// Focus coerces the structures its splits make, as it goes.
+		refine := func(t *tvl.Structure) bool {
+			r := e.coerce.Coerce(t, nil)
+			st.stats.Breaches += r.Breaches
+			return r.Consistent
+		}
 		for _, fo := range act.focus {
 			var next []*tvl.Structure
 			for _, t := range work {
-				parts, err := fo.Focus(t)
+				parts, err := fo.Focus(t, refine)
 				if err != nil {
 					return nil, fmt.Errorf("action %s at %s: %w", act.src.Title, loc, err)
 				}

@@ -53,7 +53,14 @@ func (e *FocusError) Error() string {
 // where only an equality on a summary individual keeps it at 1/2, which no
 // finite split can change; those structures are returned as they are. s
 // itself is not changed.
-func (fo *Focuser) Focus(s *tvl.Structure) ([]*tvl.Structure, error) {
+//
+// When refine is not nil it is applied to every structure a split
+// produces, before Focus looks at it again: it sharpens the structure in
+// place (Coerce) or reports it inconsistent, and such structures are
+// dropped. Refining as it goes is what lets Focus end: setting n(u, w) to
+// 1 makes w non-summary under a function property, after which t[n](w, w)
+// is definite instead of a summary individual related to itself.
+func (fo *Focuser) Focus(s *tvl.Structure, refine func(*tvl.Structure) bool) ([]*tvl.Structure, error) {
 	var out []*tvl.Structure
 	work := []*tvl.Structure{s}
 	steps := 0
@@ -76,7 +83,11 @@ func (fo *Focuser) Focus(s *tvl.Structure) ([]*tvl.Structure, error) {
 		if err != nil {
 			return nil, err
 		}
-		work = append(work, parts...)
+		for _, p := range parts {
+			if refine == nil || refine(p) {
+				work = append(work, p)
+			}
+		}
 	}
 	return out, nil
 }

@@ -96,7 +96,7 @@ func TestThesisWorkedExample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	focused, err := act.focus[0].Focus(s0)
+	focused, err := act.focus[0].Focus(s0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -24,6 +24,27 @@ type parser struct {
 	// syntax: names are not resolved then, and an undeclared set reads as
 	// empty (TVLA only resolves the actions the CFG uses).
 	syntaxOnly bool
+	// work counts tokens read, bytes of predicate names built and set
+	// members handled, against maxWork; exhausted is set once it is
+	// exceeded.
+	work      int
+	exhausted bool
+}
+
+// maxWork bounds the expansion of foreach bodies, set comprehensions,
+// composite formulas and actions, which can grow exponentially with
+// nesting. TVLA's examples need a few hundred thousand at most.
+const maxWork = 1 << 22
+
+// spend adds n to the work done and returns an error at t once the
+// budget is spent.
+func (p *parser) spend(n int, t Token) error {
+	p.work += n
+	if p.work > maxWork {
+		p.exhausted = true
+		return p.errorf(t, "the program is too large once foreach, set comprehensions, composite formulas and actions are expanded (more than %d tokens, name bytes and set members)", maxWork)
+	}
+	return nil
 }
 
 // mark records where node was written.
@@ -48,6 +69,7 @@ func (p *parser) next() Token {
 	if t.Kind != EOF {
 		p.at++
 	}
+	p.work++
 	return t
 }
 
@@ -101,6 +123,9 @@ func (p *parser) predName() (string, Token, error) {
 		for {
 			sub, _, err := p.predName()
 			if err != nil {
+				return "", t, err
+			}
+			if err := p.spend(len(sub), t); err != nil {
 				return "", t, err
 			}
 			params = append(params, sub)
@@ -193,7 +218,7 @@ func (p *parser) unary() (logic.Formula, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &logic.TC{From: ends[0], To: ends[1], Sub1: subs[0], Sub2: subs[1], Body: body}, nil
+		return p.mark(&logic.TC{From: ends[0], To: ends[1], Sub1: subs[0], Sub2: subs[1], Body: body}, t), nil
 	}
 	return p.primary()
 }

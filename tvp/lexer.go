@@ -125,6 +125,11 @@ func (t Token) String() string {
 	case NUMBER:
 		return "number " + t.Text
 	case EOF:
+		if t.Text != "" {
+			// A token hidden as the end of a sub-parse, such as the ->
+			// before a %message's text.
+			return "'" + t.Text + "'"
+		}
 		return "end of input"
 	case EXISTS, FORALL, TCKW, AUTO, FOREACH:
 		return "reserved word '" + t.Kind.String() + "'"

@@ -2,6 +2,7 @@ package tvp
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/tvla-go/tvla/logic"
@@ -58,8 +59,10 @@ type progParser struct {
 	instances map[string][]*model.Action
 	rules     []pendingRule
 	globalF   []logic.Formula
+	globalFAt []Pos // where each of globalF was written
 	globalM   []model.Message
 	errs      ErrorList
+	errSeen   map[string]bool // errors already reported, by position and text
 	warned    map[string]bool
 }
 
@@ -80,12 +83,14 @@ func ParseProgram(file string, src Source) (*model.Program, error) {
 		defs:      map[string]*actionDef{},
 		instances: map[string][]*model.Action{},
 		warned:    map[string]bool{},
+		errSeen:   map[string]bool{},
 	}
 	pp.prog = &model.Program{File: file, Vocabulary: pp.voc}
 	if err := pp.program(); err != nil {
 		pp.fail(err)
 	}
 	if len(pp.errs) > 0 {
+		pp.sortErrors()
 		return nil, pp.errs
 	}
 	return pp.prog, nil
@@ -94,18 +99,54 @@ func ParseProgram(file string, src Source) (*model.Program, error) {
 // fail records an error; syntax errors end the parse, type errors do not.
 func (pp *progParser) fail(err error) {
 	if e, ok := err.(*Error); ok {
-		pp.errs = append(pp.errs, e)
+		pp.addError(e)
 		return
 	}
 	if l, ok := err.(ErrorList); ok {
-		pp.errs = append(pp.errs, l...)
+		for _, e := range l {
+			pp.addError(e)
+		}
 		return
 	}
-	pp.errs = append(pp.errs, &Error{Msg: err.Error()})
+	pp.addError(&Error{Pos: pp.peek().Pos, Msg: err.Error()})
 }
 
 func (pp *progParser) typeError(pos Pos, format string, args ...any) {
-	pp.errs = append(pp.errs, &Error{Pos: pos, Msg: fmt.Sprintf(format, args...)})
+	pp.addError(&Error{Pos: pos, Msg: fmt.Sprintf(format, args...)})
+}
+
+// addError records e unless the same error was recorded before: a body
+// read once per foreach member or per action instance finds the same
+// problem each time.
+func (pp *progParser) addError(e *Error) {
+	key := e.Pos.String() + "\x00" + e.Msg
+	if pp.errSeen[key] {
+		return
+	}
+	pp.errSeen[key] = true
+	pp.errs = append(pp.errs, e)
+}
+
+// sortErrors puts the errors in the order of the text they point at
+// (errors are found out of order: definitions are checked at the end of
+// section one, action bodies when the CFG uses them). Errors at the same
+// place keep the order they were found in.
+func (pp *progParser) sortErrors() {
+	first := map[Pos]int{}
+	for i, t := range pp.toks {
+		if _, ok := first[t.Pos]; !ok {
+			first[t.Pos] = i
+		}
+	}
+	keys := map[*Error]int{}
+	last := 0
+	for _, e := range pp.errs {
+		if k, ok := first[e.Pos]; ok {
+			last = k
+		}
+		keys[e] = last
+	}
+	sort.SliceStable(pp.errs, func(i, j int) bool { return keys[pp.errs[i]] < keys[pp.errs[j]] })
 }
 
 func (pp *progParser) warnOnce(t Token, what string) {
@@ -214,6 +255,9 @@ func (pp *progParser) decls(inForeach bool) error {
 				return err
 			}
 			pp.globalF = append(pp.globalF, fs...)
+			for range fs {
+				pp.globalFAt = append(pp.globalFAt, t.Pos)
+			}
 		case MESSAGE:
 			m, err := pp.messageClause()
 			if err != nil {
@@ -261,6 +305,11 @@ func (pp *progParser) decls(inForeach bool) error {
 				return pp.errorf(t, "missing '}': foreach body not closed at end of input")
 			}
 			return pp.errorf(t, "missing %%%%: the program ends inside the declarations section")
+		case ACTION:
+			if !inForeach {
+				return pp.errorf(t, "expected %%%% before the actions section, found %s", t)
+			}
+			fallthrough
 		default:
 			return pp.errorf(t, "expected a declaration (%%s, %%p, %%i, %%r, foreach, %%f, %%message) or %%%%, found %s", t)
 		}
@@ -548,13 +597,28 @@ func (pp *progParser) messageClause() (model.Message, error) {
 		}
 		m.Focus = f
 	}
+	// When no -> is followed by something that reads as a message, the
+	// last top-level -> is taken, and reading the message says what is
+	// wrong; when there is none, the formula is read as far as it goes
+	// and the error says what should follow it.
 	arrow := pp.messageArrow()
 	if arrow < 0 {
-		return m, pp.errorf(kw, "%%message needs 'formula -> message'")
+		f, err := pp.formula()
+		if err != nil {
+			return m, err
+		}
+		m.Formula = f
+		if _, err := pp.expect(IMPLIES, "'->' and the text of %message"); err != nil {
+			return m, err
+		}
+		if m.Text, err = pp.messageText(); err != nil {
+			return m, err
+		}
+		return m, nil
 	}
 	saved := pp.toks[arrow]
 	// Parse the formula with the arrow hidden, so it ends there.
-	pp.toks[arrow] = Token{Kind: EOF, Pos: saved.Pos}
+	pp.toks[arrow] = Token{Kind: EOF, Text: "->", Pos: saved.Pos}
 	f, err := pp.formula()
 	pp.toks[arrow] = saved
 	if err != nil {
@@ -573,27 +637,30 @@ func (pp *progParser) messageClause() (model.Message, error) {
 
 // messageArrow finds the -> that separates a %message's formula from its
 // text: the first top-level -> followed by something that reads as a
-// message.
+// message, else the last top-level ->, else -1.
 func (pp *progParser) messageArrow() int {
-	depth := 0
+	depth, last := 0, -1
 	for i := pp.at; i < len(pp.toks); i++ {
 		switch pp.toks[i].Kind {
 		case LP, LBR, LCBR:
 			depth++
 		case RP, RBR, RCBR:
 			if depth == 0 {
-				return -1
+				return last
 			}
 			depth--
 		case IMPLIES:
-			if depth == 0 && pp.looksLikeMessage(i+1) {
-				return i
+			if depth == 0 {
+				if pp.looksLikeMessage(i + 1) {
+					return i
+				}
+				last = i
 			}
 		case EOF, PERCENT, MESSAGE, ACTION:
-			return -1
+			return last
 		}
 	}
-	return -1
+	return last
 }
 
 // checkDeclarations type-checks what section one declared, once every
@@ -623,8 +690,8 @@ func (pp *progParser) checkDeclarations() {
 			}
 		}
 	}
-	for _, f := range pp.globalF {
-		pp.checkFormula(f, nil, Pos{}, "")
+	for i, f := range pp.globalF {
+		pp.checkFormula(f, nil, pp.globalFAt[i], "")
 	}
 	for _, m := range pp.globalM {
 		pp.checkMessage(m)
@@ -635,12 +702,13 @@ func (pp *progParser) checkDeclarations() {
 func (pp *progParser) originPos(origin string) Pos {
 	var pos Pos
 	i := strings.LastIndexByte(origin, ':')
-	j := strings.LastIndexByte(origin[:max(i, 0)], ':')
-	if i < 0 || j < 0 {
+	if i < 0 {
 		return pos
 	}
+	// Without a file name, Pos.String gives just line:col.
+	j := strings.LastIndexByte(origin[:i], ':')
 	fmt.Sscanf(origin[j+1:], "%d:%d", &pos.Line, &pos.Col)
-	pos.File = origin[:j]
+	pos.File = origin[:max(j, 0)]
 	return pos
 }
 
@@ -732,7 +800,7 @@ func (pp *progParser) checkFormula(f logic.Formula, free []logic.Var, at Pos, wh
 			return
 		}
 		if p.Arity != arity {
-			pp.typeError(pos(node), "predicate %s has arity %d but is applied to %d arguments", name, p.Arity, arity)
+			pp.typeError(pos(node), "predicate %s has arity %d but is applied to %s", name, p.Arity, plural(arity, "argument"))
 		}
 	}
 	walk = func(g logic.Formula, bound []logic.Var) {
@@ -777,6 +845,12 @@ func (pp *progParser) actionDefs() error {
 		if t.Kind == EOF {
 			return pp.errorf(t, "missing %%%%: the program ends inside the actions section")
 		}
+		if t.Kind == RCBR {
+			return pp.errorf(t, "unbalanced '}' among the action definitions")
+		}
+		if (t.Kind == ID || t.Kind == STRING) && pp.peekAt(1) == ID && pp.peekAt(2) == LP {
+			return pp.errorf(t, "expected %%%% before the control-flow graph, found %s", t)
+		}
 		if t.Kind != ACTION {
 			return pp.errorf(t, "expected %%action or %%%%, found %s", t)
 		}
@@ -794,10 +868,21 @@ func (pp *progParser) actionDefs() error {
 			return err
 		}
 		end := pp.matching(pp.at - 1)
-		if end < 0 {
+		// Neither %% nor %action can be in a body: meeting one first
+		// means a '}' is missing. Reading goes on from there.
+		stop := pp.sectionStart(pp.at, end)
+		if stop < 0 && end < 0 {
 			return pp.errorf(open, "missing '}': the body of action %s is never closed", name.Text)
 		}
 		def := &actionDef{name: name.Text, bodyStart: pp.at, bodyEnd: end, pos: name.Pos}
+		if stop >= 0 {
+			before := "%%"
+			if pp.toks[stop].Kind == ACTION {
+				before = "the next %action"
+			}
+			pp.fail(pp.errorf(open, "missing '}': the body of action %s is not closed before %s", name.Text, before))
+			def.bodyEnd, def.broken = stop, true
+		}
 		for _, v := range params {
 			def.params = append(def.params, string(v))
 		}
@@ -809,6 +894,10 @@ func (pp *progParser) actionDefs() error {
 			pp.prog.Definitions = append(pp.prog.Definitions, name.Text)
 		}
 		pp.defs[name.Text] = def
+		if def.broken {
+			pp.at = stop
+			continue
+		}
 		// Check the body's syntax now, so that unused actions are
 		// checked too; types are checked per use, with the arguments.
 		identity := map[string]string{}
@@ -819,12 +908,34 @@ func (pp *progParser) actionDefs() error {
 		_, err = pp.actionBodies(def, identity)
 		pp.syntaxOnly = false
 		if err != nil {
+			if pp.exhausted {
+				return err
+			}
 			def.broken = true
 			pp.fail(err)
 		}
 		pp.at = end + 1
 	}
 	return nil
+}
+
+// sectionStart returns the index of the first %% or %action from token
+// index from, before index end (to the end of input when end < 0), or -1.
+func (pp *progParser) sectionStart(from, end int) int {
+	if end < 0 {
+		end = len(pp.toks)
+	}
+	for i := from; i < end; i++ {
+		switch pp.toks[i].Kind {
+		case ACTION:
+			return i
+		case PERCENT:
+			if i+1 < len(pp.toks) && pp.toks[i+1].Kind == PERCENT {
+				return i
+			}
+		}
+	}
+	return -1
 }
 
 // instantiate returns the actions def(args), parsing them on first use:
@@ -972,7 +1083,7 @@ func (pp *progParser) actionBody(def *actionDef, bind map[string]string, start i
 			pp.next()
 			a.New = true
 			if startsFormula(pp.peekKind()) {
-				f, err := pp.formula()
+				f, err := pp.markedFormula()
 				if err != nil {
 					return err
 				}
@@ -983,7 +1094,7 @@ func (pp *progParser) actionBody(def *actionDef, bind map[string]string, start i
 			pp.next()
 			a.Clone = true
 			if startsFormula(pp.peekKind()) {
-				f, err := pp.formula()
+				f, err := pp.markedFormula()
 				if err != nil {
 					return err
 				}
@@ -1001,7 +1112,7 @@ func (pp *progParser) actionBody(def *actionDef, bind map[string]string, start i
 		}
 		if pp.peekKind() == RETAIN {
 			pp.next()
-			f, err := pp.formula()
+			f, err := pp.markedFormula()
 			if err != nil {
 				return err
 			}
@@ -1037,6 +1148,19 @@ func (pp *progParser) actionBody(def *actionDef, bind map[string]string, start i
 		pp.checkAction(a)
 	}
 	return a, nil
+}
+
+// markedFormula parses a formula and remembers where it starts, for
+// messages about the formula as a whole.
+func (pp *progParser) markedFormula() (logic.Formula, error) {
+	t := pp.peek()
+	f, err := pp.formula()
+	if _, isConst := f.(*logic.Const); err == nil && !isConst {
+		if _, ok := pp.posOf[f]; !ok {
+			pp.mark(f, t)
+		}
+	}
+	return f, err
 }
 
 func startsFormula(k Kind) bool {
@@ -1088,7 +1212,7 @@ func (pp *progParser) updates(a *model.Action) error {
 			case p == nil:
 				pp.typeError(nameTok.Pos, "update of undeclared predicate %s", name)
 			case p.Arity != len(args):
-				pp.typeError(nameTok.Pos, "predicate %s has arity %d but its update has %d variables", name, p.Arity, len(args))
+				pp.typeError(nameTok.Pos, "predicate %s has arity %d but its update has %s", name, p.Arity, plural(len(args), "variable"))
 			case p.Name == "sm":
 				pp.typeError(nameTok.Pos, "the summary predicate sm cannot be updated")
 			default:
@@ -1118,7 +1242,9 @@ func (pp *progParser) updates(a *model.Action) error {
 // variables are bound in every later formula.
 func (pp *progParser) checkAction(a *model.Action) {
 	at := pp.originPos(a.Origin)
-	for _, f := range a.Focus {
+	// The global focus formulas and messages, last in the lists, were
+	// checked with the declarations.
+	for _, f := range a.Focus[:len(a.Focus)-len(pp.globalF)] {
 		pp.checkFormula(f, nil, at, "")
 	}
 	pp.checkFormula(a.Precondition, nil, at, "")
@@ -1126,7 +1252,7 @@ func (pp *progParser) checkAction(a *model.Action) {
 	if a.Precondition != nil {
 		pre = logic.FreeVars(a.Precondition)
 	}
-	for _, m := range a.PreMessages {
+	for _, m := range a.PreMessages[:len(a.PreMessages)-len(pp.globalM)] {
 		pp.checkMessage(m)
 	}
 	for _, m := range a.PostMessages {
@@ -1144,7 +1270,15 @@ func (pp *progParser) checkAction(a *model.Action) {
 			}
 		}
 		if len(own) > 1 {
-			pp.typeError(at, "the %s formula of action %s must have one free variable, has %d", what, a.Name, len(own))
+			where := at
+			if p, ok := pp.posOf[f]; ok {
+				where = p
+			}
+			names := make([]string, len(own))
+			for i, v := range own {
+				names[i] = string(v)
+			}
+			pp.typeError(where, "the %s formula of action %s must have one free variable, has %d: %s", what, a.Name, len(own), strings.Join(names, ", "))
 		}
 	}
 	unary(a.NewFormula, "%new")
@@ -1181,9 +1315,20 @@ func (pp *progParser) cfg() error {
 		if t.Kind == EOF || pp.atSectionEnd() {
 			return nil
 		}
-		from, err := pp.cfgNode()
+		if t.Kind == RCBR {
+			return pp.errorf(t, "unbalanced '}' in the control-flow graph")
+		}
+		from, err := pp.cfgNode("a location")
 		if err != nil {
 			return err
+		}
+		switch pp.peekKind() {
+		case LP:
+			// "Act(args) L2": the source location is missing here, or
+			// the previous edge's target is (it took this one's source).
+			return pp.errorf(t, "expected a location before the action %s (an edge is written FROM Action(args) TO)", t.Text)
+		case COMMA:
+			return pp.errorf(pp.peek(), "expected an action name, found ',' (locations to print go after a %%%% line)")
 		}
 		actTok, err := pp.expect(ID, "an action name")
 		if err != nil {
@@ -1193,7 +1338,7 @@ func (pp *progParser) cfg() error {
 		if err != nil {
 			return err
 		}
-		to, err := pp.cfgNode()
+		to, err := pp.cfgNode("the target location of the edge")
 		if err != nil {
 			return err
 		}
@@ -1209,15 +1354,28 @@ func (pp *progParser) cfg() error {
 			pp.typeError(actTok.Pos, "unknown action %s", actTok.Text)
 			continue
 		case len(args) != len(def.params):
-			pp.typeError(actTok.Pos, "action %s takes %d arguments, given %d", def.name, len(def.params), len(args))
+			pp.typeError(actTok.Pos, "action %s takes %s, given %d", def.name, plural(len(def.params), "argument"), len(args))
 			continue
 		case def.broken:
 			continue
 		}
+		before := len(pp.errs)
 		acts, err := pp.instantiate(def, args)
 		if err != nil {
+			if pp.exhausted {
+				return err
+			}
 			pp.fail(err)
 			def.broken = true
+		}
+		if len(args) > 0 {
+			// Errors in the body may come from the arguments: say
+			// which use of the action they belong to.
+			for _, e := range pp.errs[before:] {
+				e.Msg += fmt.Sprintf(" (in %s(%s), used at %s)", def.name, strings.Join(args, ", "), actTok.Pos)
+			}
+		}
+		if err != nil {
 			continue
 		}
 		for _, act := range acts {
@@ -1226,20 +1384,21 @@ func (pp *progParser) cfg() error {
 	}
 }
 
-func (pp *progParser) cfgNode() (string, error) {
+// cfgNode reads a location; what names it in the error.
+func (pp *progParser) cfgNode(what string) (string, error) {
 	t := pp.next()
 	switch t.Kind {
 	case ID, STRING:
 		return t.Text, nil
 	}
-	return "", pp.errorf(t, "expected a location (a name or a quoted string), found %s", t)
+	return "", pp.errorf(t, "expected %s (a name or a quoted string), found %s", what, t)
 }
 
 // printList reads the optional fourth section: locations to print.
 func (pp *progParser) printList() error {
 	for pp.peekKind() != EOF {
 		t := pp.peek()
-		l, err := pp.cfgNode()
+		l, err := pp.cfgNode("a location to print")
 		if err != nil {
 			return err
 		}

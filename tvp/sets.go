@@ -21,9 +21,12 @@ func (p *parser) setExpr() ([]string, error) {
 		return nil, err
 	}
 	for p.peekKind() == AND {
-		p.next()
+		op := p.next()
 		right, err := p.setSum()
 		if err != nil {
+			return nil, err
+		}
+		if err := p.spend(len(left)+len(right), op); err != nil {
 			return nil, err
 		}
 		left = intersect(left, right)
@@ -37,23 +40,22 @@ func (p *parser) setSum() ([]string, error) {
 		return nil, err
 	}
 	for {
-		switch p.peekKind() {
-		case PLUS:
-			p.next()
-			right, err := p.setPrimary()
-			if err != nil {
-				return nil, err
-			}
-			left = union(left, right)
-		case MINUS:
-			p.next()
-			right, err := p.setPrimary()
-			if err != nil {
-				return nil, err
-			}
-			left = minus(left, right)
-		default:
+		k := p.peekKind()
+		if k != PLUS && k != MINUS {
 			return left, nil
+		}
+		op := p.next()
+		right, err := p.setPrimary()
+		if err != nil {
+			return nil, err
+		}
+		if err := p.spend(len(left)+len(right), op); err != nil {
+			return nil, err
+		}
+		if k == PLUS {
+			left = union(left, right)
+		} else {
+			left = minus(left, right)
 		}
 	}
 }
@@ -92,6 +94,7 @@ func (p *parser) setLiteral() ([]string, error) {
 	colon := p.findAtDepth(p.at, COLON, RCBR)
 	if colon < 0 || p.toks[colon].Kind != COLON {
 		var out []string
+		seen := map[string]bool{}
 		if p.accept(RCBR) {
 			return out, nil
 		}
@@ -100,7 +103,10 @@ func (p *parser) setLiteral() ([]string, error) {
 			if err != nil {
 				return nil, err
 			}
-			out = union(out, []string{name})
+			if !seen[name] {
+				seen[name] = true
+				out = append(out, name)
+			}
 			if p.accept(RCBR) {
 				return out, nil
 			}
@@ -127,6 +133,7 @@ func (p *parser) setLiteral() ([]string, error) {
 	}
 	end := p.at
 	var out []string
+	seen := map[string]bool{}
 	for _, m := range over {
 		err := p.replay(listStart, map[string]string{iter.Text: m}, func() error {
 			for {
@@ -134,7 +141,10 @@ func (p *parser) setLiteral() ([]string, error) {
 				if err != nil {
 					return err
 				}
-				out = union(out, []string{name})
+				if !seen[name] {
+					seen[name] = true
+					out = append(out, name)
+				}
 				if p.peekKind() == COLON {
 					return nil
 				}
@@ -165,6 +175,9 @@ func (p *parser) expectIn() error {
 // restores the position: how foreach bodies, comprehensions, composite
 // formulas and action bodies are expanded.
 func (p *parser) replay(start int, bind map[string]string, parse func() error) error {
+	if err := p.spend(0, p.toks[start]); err != nil {
+		return err
+	}
 	saved := p.at
 	p.at = start
 	p.bindings = append(p.bindings, bind)
@@ -274,10 +287,14 @@ func (p *parser) combine() (logic.Formula, error) {
 	return logic.NewAnd(parts...), nil
 }
 
+// Sets have no repeated members; union keeps a's order, then b's new
+// members in their order.
 func union(a, b []string) []string {
 	out := append([]string(nil), a...)
+	in := members(a)
 	for _, x := range b {
-		if !contains(out, x) {
+		if !in[x] {
+			in[x] = true
 			out = append(out, x)
 		}
 	}
@@ -286,8 +303,9 @@ func union(a, b []string) []string {
 
 func minus(a, b []string) []string {
 	var out []string
+	in := members(b)
 	for _, x := range a {
-		if !contains(b, x) {
+		if !in[x] {
 			out = append(out, x)
 		}
 	}
@@ -296,19 +314,19 @@ func minus(a, b []string) []string {
 
 func intersect(a, b []string) []string {
 	var out []string
+	in := members(b)
 	for _, x := range a {
-		if contains(b, x) {
+		if in[x] {
 			out = append(out, x)
 		}
 	}
 	return out
 }
 
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
+func members(xs []string) map[string]bool {
+	m := make(map[string]bool, len(xs))
+	for _, x := range xs {
+		m[x] = true
 	}
-	return false
+	return m
 }

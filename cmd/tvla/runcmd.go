@@ -8,6 +8,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"regexp"
+	"runtime/pprof"
 	"sort"
 	"strings"
 	"syscall"
@@ -38,6 +39,7 @@ type runOptions struct {
 	// breakIfCoerceFails mirrors TVLA's breakIfCoerceAfterUpdateFailed
 	// property (default on).
 	breakIfCoerceFails bool
+	cpuProfile         string
 }
 
 var actionOrder = regexp.MustCompile(`^f?c?puc?b$`)
@@ -80,6 +82,8 @@ Exit status: 0 verified (no message), 1 messages raised, 2 bad input,
 	f.StringVar(&o.jsonOut, "json", "", "write the JSON summary to `FILE` (- for standard output)")
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "no progress output")
 	f.StringArrayVar(&o.paths, "path", nil, "add `DIR` to the #include search path")
+	f.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the analysis to `FILE` (for developers)")
+	f.MarkHidden("cpuprofile")
 	return cmd
 }
 
@@ -154,6 +158,15 @@ func runAnalysis(cmd *cobra.Command, o *runOptions, args []string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	peak := newPeakHeap()
+	if o.cpuProfile != "" {
+		f, err := os.Create(o.cpuProfile)
+		if err != nil {
+			return usageError("%v", err)
+		}
+		defer f.Close()
+		pprof.StartCPUProfile(f)
+		defer pprof.StopCPUProfile()
+	}
 	res, err := engine.Run(ctx, structures)
 	progress.done()
 	if err != nil {
