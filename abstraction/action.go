@@ -2,7 +2,6 @@ package abstraction
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/tvla-go/tvla/logic"
 	"github.com/tvla-go/tvla/model"
@@ -41,22 +40,38 @@ type Action struct {
 	cloneF   *tvl.Compiled
 	retain   *tvl.Compiled
 	updates  []compiledUpdate
-	// derived are the instrumentation predicates without an update formula
-	// that the action may change: they are re-evaluated from their
-	// definitions afterwards, dependencies first.
-	derived      []*tvl.Compiled
-	derivedPreds []*tvl.Pred
 	// changes are the predicates an application may change, for the
 	// semi-naive Coerce after the update.
 	changes         []*tvl.Pred
 	isNew, instance *tvl.Pred
+	// initNew evaluates instrumentation definitions on the tuples of new
+	// individuals (and, for definitions new individuals can affect, on all
+	// tuples) before the update formulas run.
+	initNew []newInit
+	// derivedFormulas are the formulas finite differencing produced.
+	derivedFormulas []predicates.Update
+}
+
+// newInit is one instrumentation predicate to set up after %new.
+type newInit struct {
+	pred    *tvl.Pred
+	def     *tvl.Compiled
+	neutral bool
 }
 
 // Source returns the model action.
 func (a *Action) Source() *model.Action { return a.src }
 
+// ActionOptions choose how actions are compiled.
+type ActionOptions struct {
+	// Differencing derives update formulas for instrumentation predicates
+	// that an action does not update by hand (TVLA's default); without it
+	// they keep their values.
+	Differencing bool
+}
+
 // CompileAction prepares a model action for voc.
-func CompileAction(voc *predicates.Vocabulary, act *model.Action) (*Action, error) {
+func CompileAction(voc *predicates.Vocabulary, act *model.Action, opts ActionOptions) (*Action, error) {
 	tv := voc.Tvl()
 	a := &Action{src: act, isNew: tv.Lookup(predicates.IsNewName), instance: tv.Lookup(predicates.InstanceName)}
 	wrap := func(what string, err error) error {
@@ -133,8 +148,9 @@ func CompileAction(voc *predicates.Vocabulary, act *model.Action) (*Action, erro
 		return nil, err
 	}
 	updated := map[string]bool{}
-	for _, u := range act.Updates {
-		vars := append([]logic.Var(nil), u.Args...)
+	var explicit []predicates.Update
+	addUpdate := func(p *predicates.Predicate, args []logic.Var, f logic.Formula) error {
+		vars := append([]logic.Var(nil), args...)
 		var from []int
 		for i, v := range a.preVars {
 			if !containsVar(vars, v) {
@@ -142,49 +158,66 @@ func CompileAction(voc *predicates.Vocabulary, act *model.Action) (*Action, erro
 				from = append(from, i)
 			}
 		}
-		c, err := tvl.Compile(u.Formula, tv, vars)
+		c, err := tvl.Compile(f, tv, vars)
 		if err != nil {
-			return nil, wrap("update of "+u.Pred.Name, err)
+			return wrap("update of "+p.Name, err)
 		}
-		a.updates = append(a.updates, compiledUpdate{pred: u.Pred.Pred, eval: c, fromBinding: from})
-		updated[u.Pred.Name] = true
-		a.changes = append(a.changes, u.Pred.Pred)
+		a.updates = append(a.updates, compiledUpdate{pred: p.Pred, eval: c, fromBinding: from})
+		updated[p.Name] = true
+		a.changes = append(a.changes, p.Pred)
+		return nil
+	}
+	for _, u := range act.Updates {
+		if u.Auto && opts.Differencing {
+			// auto: the tool derives this predicate's formula.
+			continue
+		}
+		if err := addUpdate(u.Pred, u.Args, u.Formula); err != nil {
+			return nil, err
+		}
+		explicit = append(explicit, predicates.Update{Pred: u.Pred, Args: u.Args, Formula: u.Formula})
 	}
 	universeChanges := act.New || act.Clone || act.Retain != nil
 	if universeChanges {
 		a.changes = append(a.changes, tv.Summary(), a.isNew, a.instance)
 	}
-	// An instrumentation predicate nobody updates keeps its value (new
-	// individuals get 0, as for every predicate), unless a predicate its
-	// definition reads is updated: then it is re-derived from its
-	// definition on the updated structure. This stands in for finite
-	// differencing until the tool derives update formulas. Definitions are
-	// visited in dependency order, so a re-derived predicate sees its
-	// dependencies' new values.
+	if !opts.Differencing {
+		// As in TVLA without differencing: a predicate without an update
+		// formula keeps its value.
+		return a, nil
+	}
+	// Finite differencing gives every instrumentation predicate the action
+	// may change an update formula over the state before it. With %new,
+	// that state includes the new individuals, whose instrumentation values
+	// come from the definitions first. Like TVLA, it treats %retain and
+	// %clone as if the individuals they remove or copy did not change the
+	// instrumentation values of the others (TVLA warns about such
+	// actions; so does the loader's user, through Warnings).
+	d := predicates.NewDifferencer(voc, explicit)
 	for _, p := range dependencyOrder(voc) {
+		if act.New {
+			c, err := tvl.Compile(p.Def, tv, p.Params)
+			if err != nil {
+				return nil, wrap("definition of "+p.Name, err)
+			}
+			a.initNew = append(a.initNew, newInit{pred: p.Pred, def: c, neutral: predicates.NeutralToNewIndividuals(p.Def)})
+		}
 		if updated[p.Name] {
 			continue
 		}
-		affected := false
-		for _, q := range logic.Preds(p.Def) {
-			if updated[q] {
-				affected = true
+		if f := d.Derive(p); f != nil {
+			if err := addUpdate(p, p.Params, f); err != nil {
+				return nil, err
 			}
+			a.derivedFormulas = append(a.derivedFormulas, predicates.Update{Pred: p, Args: p.Params, Formula: f})
 		}
-		if !affected {
-			continue
-		}
-		c, err := tvl.Compile(p.Def, tv, p.Params)
-		if err != nil {
-			return nil, wrap("definition of "+p.Name, err)
-		}
-		a.derived = append(a.derived, c)
-		a.derivedPreds = append(a.derivedPreds, p.Pred)
-		a.changes = append(a.changes, p.Pred)
-		updated[p.Name] = true
 	}
 	return a, nil
 }
+
+// DerivedUpdates lists the update formulas finite differencing gave the
+// action's instrumentation predicates.
+func (a *Action) DerivedUpdates() []predicates.Update { return a.derivedFormulas }
 
 // dependencyOrder lists the instrumentation predicates so that each comes
 // after the instrumentation predicates its definition uses.
@@ -302,9 +335,26 @@ func eachTuple(n, k int, f func([]int) bool) {
 func (a *Action) update(s *tvl.Structure, b binding) *tvl.Structure {
 	pre := s.Clone()
 	// New individuals join the pre-state: update formulas see them, with
-	// every predicate 0 except isNew (and instance for copies).
+	// every predicate 0 except isNew (and instance for copies), and the
+	// instrumentation predicates as their definitions say.
 	if a.src.New {
+		old := pre.Size()
 		a.create(pre, a.newF, b, false)
+		for _, in := range a.initNew {
+			bound := in.def.Bind(pre)
+			eachTuple(pre.Size(), in.pred.Arity, func(t []int) bool {
+				touchesNew := false
+				for _, u := range t {
+					if u >= old {
+						touchesNew = true
+					}
+				}
+				if touchesNew || !in.neutral {
+					pre.Set(in.pred, bound.Eval(t...), t...)
+				}
+				return true
+			})
+		}
 	}
 	if a.src.Clone {
 		a.create(pre, a.cloneF, b, true)
@@ -320,14 +370,6 @@ func (a *Action) update(s *tvl.Structure, b binding) *tvl.Structure {
 		eachTuple(pre.Size(), k, func(t []int) bool {
 			copy(asg, t)
 			post.Set(u.pred, bound.Eval(asg...), t...)
-			return true
-		})
-	}
-	for i, c := range a.derived {
-		p := a.derivedPreds[i]
-		bound := c.Bind(post)
-		eachTuple(post.Size(), p.Arity, func(t []int) bool {
-			post.Set(p, bound.Eval(t...), t...)
 			return true
 		})
 	}
@@ -389,14 +431,4 @@ func (a *Action) create(s *tvl.Structure, f *tvl.Compiled, b binding, clone bool
 		s.Set(a.isNew, logic.False, u)
 		s.Set(a.instance, logic.True, u, c)
 	}
-}
-
-// Describe prints the action's compiled parts, for debugging output.
-func (a *Action) Describe() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s:", a.src.Title)
-	for _, p := range a.derivedPreds {
-		fmt.Fprintf(&b, " re-derives %s;", p.Name)
-	}
-	return b.String()
 }

@@ -25,6 +25,10 @@ type Options struct {
 	// silently (TVLA's default: such a structure means the update formulas
 	// are wrong).
 	BreakIfCoerceAfterUpdateFailed bool
+	// Differencing derives update formulas for instrumentation predicates
+	// that actions do not update by hand (TVLA's default,
+	// tvla.differencing.difference); without it they keep their values.
+	Differencing bool
 	// Progress, when set, is called now and then with the statistics so
 	// far.
 	Progress func(Stats)
@@ -105,7 +109,7 @@ func NewEngine(prog *model.Program, opts Options) (*Engine, error) {
 	}
 	e.coerce = coercer
 	for _, a := range prog.Actions {
-		ca, err := CompileAction(e.voc, a)
+		ca, err := CompileAction(e.voc, a, ActionOptions{Differencing: opts.Differencing})
 		if err != nil {
 			return nil, err
 		}

@@ -92,7 +92,7 @@ func TestThesisWorkedExample(t *testing.T) {
 	s0.Set(p.next, U, 1, 1)
 	s0.Freeze()
 
-	act, err := CompileAction(voc, prog.Actions[0])
+	act, err := CompileAction(voc, prog.Actions[0], ActionOptions{Differencing: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,7 @@
 package logic
 
 // Simplify folds constants out of f: 1 & g is g, 0 & g is 0, !1 is 0,
-// (1 ? a : b) is a, and so on. Quantifiers over constant bodies are kept,
+// (1 ? a : b) is a, E(v) 0 is 0, and so on. E(v) 1 and A(v) 0 are kept,
 // because their value depends on whether the universe is empty. The result
 // has the same value as f on every structure and assignment.
 func Simplify(f Formula) Formula {
@@ -47,6 +47,13 @@ func Simplify(f Formula) Formula {
 		body := Simplify(g.Body)
 		if len(g.Vars) == 0 {
 			return body
+		}
+		// E(v) 0 is 0 and A(v) 1 is 1 on every universe, the empty one
+		// included (E(v) 1 and A(v) 0 are not).
+		if c, ok := body.(*Const); ok {
+			if (g.Kind == Exists && c.Value == False) || (g.Kind == Forall && c.Value == True) {
+				return body
+			}
 		}
 		if body == g.Body {
 			return g

@@ -90,12 +90,34 @@ func TestSimplify(t *testing.T) {
 		{&If{Cond: True1, Then: x, Else: False0}, "x(v)"},
 		{&If{Cond: NewAtom("y", "v"), Then: x, Else: x}, "x(v)"},
 		{NewAnd(Half, x), "1/2 & x(v)"},
-		// Quantifiers stay: E(v) 1 is 0 on the empty universe.
+		// E(v) 1 stays: it is 0 on the empty universe. E(v) 0 goes.
 		{NewExists(NewAnd(True1, True1), "v"), "E(v) 1"},
+		{NewExists(NewAnd(x, False0), "v"), "0"},
+		{NewForall(NewOr(x, True1), "v"), "1"},
 	}
 	for _, c := range cases {
 		if got := String(Simplify(c.in)); got != c.want {
 			t.Errorf("Simplify(%s) = %s, want %s", String(c.in), got, c.want)
+		}
+	}
+}
+
+func TestNNF(t *testing.T) {
+	x, y := NewAtom("x", "v"), NewAtom("y", "v")
+	cases := []struct {
+		in   Formula
+		want string
+	}{
+		{NewNot(NewAnd(x, y)), "!x(v) | !y(v)"},
+		{NewNot(NewForall(NewImplies(x, y), "v")), "E(v) x(v) & !y(v)"},
+		{NewNot(NewExists(NewNot(x), "v")), "A(v) x(v)"},
+		{NewNot(&If{Cond: x, Then: y, Else: False0}), "(x(v) ? !y(v) : 1)"},
+		{&Binary{Op: Iff, Left: x, Right: y}, "(!x(v) | y(v)) & (!y(v) | x(v))"},
+		{NewNot(Neq("a", "b")), "a == b"},
+	}
+	for _, c := range cases {
+		if got := String(NNF(c.in)); got != c.want {
+			t.Errorf("NNF(%s) = %s, want %s", String(c.in), got, c.want)
 		}
 	}
 }

@@ -30,6 +30,10 @@ func Constraints(v *Vocabulary) []Constraint {
 	var out []Constraint
 	seen := map[string]bool{}
 	add := func(c Constraint) {
+		// Bodies in negation normal form: negated quantified definitions
+		// then become existential conjunctions, which the Horn closure
+		// and Coerce's join can take apart.
+		c.Body = logic.NNF(c.Body)
 		c.Vars = logic.FreeVars(logic.NewAnd(c.Body, c.Head))
 		key := c.String()
 		if seen[key] {
@@ -39,6 +43,7 @@ func Constraints(v *Vocabulary) []Constraint {
 		out = append(out, c)
 	}
 	withClosure := func(body, head logic.Formula, origin string) {
+		body = logic.NNF(body)
 		add(Constraint{Body: body, Head: head, Origin: origin})
 		for _, c := range hornClosure(body, head, v) {
 			c.Origin = origin + " (contrapositive)"

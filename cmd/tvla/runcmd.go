@@ -39,7 +39,9 @@ type runOptions struct {
 	// breakIfCoerceFails mirrors TVLA's breakIfCoerceAfterUpdateFailed
 	// property (default on).
 	breakIfCoerceFails bool
-	cpuProfile         string
+	// differencing mirrors tvla.differencing.difference (default on).
+	differencing bool
+	cpuProfile   string
 }
 
 var actionOrder = regexp.MustCompile(`^f?c?puc?b$`)
@@ -148,6 +150,7 @@ func runAnalysis(cmd *cobra.Command, o *runOptions, args []string) error {
 	opts := abstraction.Options{
 		Join: join, ActionOrder: o.action, MaxStructures: o.maxStructures, MaxMessages: o.maxMessages,
 		BreakIfCoerceAfterUpdateFailed: o.breakIfCoerceFails,
+		Differencing:                   o.differencing,
 	}
 	progress := newProgress(stderr, o.quiet)
 	opts.Progress = progress.update
@@ -203,6 +206,7 @@ func runAnalysis(cmd *cobra.Command, o *runOptions, args []string) error {
 // does) and then --props; flags given on the command line win.
 func (o *runOptions) applyProperties(cmd *cobra.Command, program string, stderr io.Writer) error {
 	o.breakIfCoerceFails = true
+	o.differencing = true
 	files := []string{}
 	beside := strings.TrimSuffix(program, filepath.Ext(program)) + ".properties"
 	if _, err := os.Stat(beside); err == nil {
@@ -236,6 +240,9 @@ func (o *runOptions) applyProperties(cmd *cobra.Command, program string, stderr 
 		}
 		if p.breakIfCoerceFails != nil {
 			o.breakIfCoerceFails = *p.breakIfCoerceFails
+		}
+		if p.differencing != nil {
+			o.differencing = *p.differencing
 		}
 		unknown = append(unknown, p.unknown...)
 	}

@@ -1,0 +1,117 @@
+// Package programs_test runs the bundled TVP programs and checks their
+// results. The expected counts are facts measured with the reference
+// TVLA 3 on the same files (default options: partial join, fcpucb,
+// differencing on).
+package programs_test
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+
+	"github.com/tvla-go/tvla/abstraction"
+	"github.com/tvla-go/tvla/tvl"
+	"github.com/tvla-go/tvla/tvp"
+)
+
+// run analyses program with its PROGRAM.tvs input, TVLA's defaults.
+func run(t *testing.T, program string) *abstraction.Result {
+	t.Helper()
+	cfg := tvp.LoadConfig{}
+	prog, _, err := tvp.LoadProgram(program, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	input := program[:len(program)-len(filepath.Ext(program))] + ".tvs"
+	locs, err := tvp.LoadTVS(input, prog.Vocabulary.Tvl(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var inputs []*tvl.Structure
+	for _, l := range locs {
+		for _, s := range l.Structures {
+			inputs = append(inputs, s.Structure)
+		}
+	}
+	e, err := abstraction.NewEngine(prog, abstraction.Options{Differencing: true, BreakIfCoerceAfterUpdateFailed: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := e.Run(context.Background(), inputs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+func checkCounts(t *testing.T, res *abstraction.Result, want map[string]int, messages int) {
+	t.Helper()
+	got := map[string]int{}
+	for _, l := range res.Locations {
+		got[l.Label] = len(l.Structures)
+	}
+	for l, n := range want {
+		if got[l] != n {
+			t.Errorf("%s: %d structures, reference TVLA 3 has %d", l, got[l], n)
+		}
+	}
+	for l, n := range got {
+		if _, ok := want[l]; !ok && n != 0 {
+			t.Errorf("%s: %d structures, reference TVLA 3 has none", l, n)
+		}
+	}
+	if res.Stats.Messages != messages {
+		t.Errorf("%d messages, reference TVLA 3 has %d", res.Stats.Messages, messages)
+	}
+	if res.Incomplete {
+		t.Errorf("run incomplete: %s", res.StopReason)
+	}
+}
+
+func TestSinglyLinkedListPrograms(t *testing.T) {
+	cases := []struct {
+		name     string
+		counts   map[string]int
+		messages int
+	}{
+		{"reverse", map[string]int{"L1": 3, "L2": 12, "L8": 4, "L3": 8, "L4": 6, "L5": 6, "L6": 9, "L7": 9, "L9": 3, "L10": 3, "exit": 3}, 0},
+		{"create", map[string]int{"L1": 1, "L2": 3, "L3": 3, "L7": 3, "L4": 3, "L5": 3, "L6": 2, "L8": 3, "exit": 3}, 0},
+		{"insert", map[string]int{"L1": 3, "exit": 2, "L2": 2, "L3": 6, "L7": 8, "L4": 6, "L5": 9, "L6": 6, "L8": 9, "L9": 9,
+			"L10": 9, "L11": 9, "L12": 9, "L13": 6, "L14": 3, "L15": 1, "L16": 1}, 0},
+		{"delete", map[string]int{"L1": 3, "exit": 3, "L2": 2, "L3": 6, "L4": 9, "L12": 9, "L5": 6, "L6": 6, "L11": 6, "L7": 9,
+			"L8": 9, "L9": 9, "L10": 9, "L13": 6, "L14": 6, "L15": 2, "L16": 2}, 0},
+		{"search", map[string]int{"L1": 3, "L2": 9, "L5": 9, "L3": 6, "L4": 6, "L6": 3, "exit": 3}, 0},
+		{"search_nullderef", map[string]int{"L1": 3, "L2": 9, "L5": 9, "L3": 9, "L4": 7, "exit": 3}, 4},
+		{"append", map[string]int{"L1": 6, "exit": 2, "L2": 6, "L3": 18, "L4": 27, "L5": 18, "L6": 9, "L7": 9, "L8": 6, "L9": 2, "L10": 2}, 0},
+		{"merge", map[string]int{"L1": 6, "L2": 6, "L30": 2, "L3": 4, "L4": 4, "L5": 6, "L6": 22, "L14": 10, "L7": 16, "L8": 12,
+			"L9": 12, "L11": 12, "L10": 12, "L13": 36, "L12": 12, "L16": 24, "L17": 24, "L18": 16, "L15": 6, "L19": 4, "L25": 10,
+			"L26": 7, "L27": 3, "L31": 2, "exit": 2}, 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			res := run(t, filepath.Join("sll", c.name+".tvp"))
+			checkCounts(t, res, c.counts, c.messages)
+		})
+	}
+}
+
+// The faulty search reports its null dereference at the loop's load, on
+// the structures where y has run off the list.
+func TestNullDereferenceIsReportedWhereItHappens(t *testing.T) {
+	res := run(t, filepath.Join("sll", "search_nullderef.tvp"))
+	l3 := res.Location("L3")
+	if len(l3.Messages) != 4 {
+		t.Fatalf("%d messages at L3, want 4", len(l3.Messages))
+	}
+	y := l3.Messages[0].Structure.Vocabulary().Lookup("y")
+	for _, m := range l3.Messages {
+		if m.Text != "null dereference: y->nxt" {
+			t.Errorf("message %q", m.Text)
+		}
+		for u := 0; u < m.Structure.Size(); u++ {
+			if m.Structure.Get(y, u) != 0 {
+				t.Errorf("a message structure has y pointing somewhere:\n%s", m.Structure)
+			}
+		}
+	}
+}
