@@ -55,6 +55,9 @@ type Coercer struct {
 	cons []*constraint
 	// byPred lists, per predicate ID, the constraints that read it.
 	byPred [][]int
+	// Trace, when set, is told of every sharpening and discard (for
+	// debugging a model's constraints).
+	Trace func(constraint string, what string)
 }
 
 // NewCoercer compiles constraints over voc.
@@ -305,6 +308,9 @@ func (c *Coercer) apply(s *tvl.Structure, k *constraint, touched predSet, res *C
 				s.Set(k.pred, want, args...)
 				touched[k.pred.ID] = true
 				res.Breaches++
+				if c.Trace != nil {
+					c.Trace(k.src.String()+" ("+k.src.Origin+")", fmt.Sprintf("%s%v := %v", k.pred.Name, args, want))
+				}
 				reset()
 			default:
 				ok = false
@@ -318,6 +324,9 @@ func (c *Coercer) apply(s *tvl.Structure, k *constraint, touched predSet, res *C
 				s.SetSummary(u, false)
 				touched[c.voc.Summary().ID] = true
 				res.Breaches++
+				if c.Trace != nil {
+					c.Trace(k.src.String()+" ("+k.src.Origin+")", fmt.Sprintf("u%d made non-summary", u))
+				}
 				reset()
 			}
 		case headNeq:

@@ -3,6 +3,7 @@ package abstraction
 import (
 	"context"
 	"fmt"
+	"os"
 	"time"
 
 	"github.com/tvla-go/tvla/model"
@@ -108,6 +109,9 @@ func NewEngine(prog *model.Program, opts Options) (*Engine, error) {
 		return nil, err
 	}
 	e.coerce = coercer
+	if os.Getenv("TVLA_TRACE_COERCE") != "" {
+		coercer.Trace = func(c, what string) { fmt.Fprintf(os.Stderr, "coerce: %s by %s\n", what, c) }
+	}
 	for _, a := range prog.Actions {
 		ca, err := CompileAction(e.voc, a, ActionOptions{Differencing: opts.Differencing})
 		if err != nil {
@@ -268,8 +272,11 @@ func (e *Engine) reversePostOrder(out map[string][]*model.Edge) map[string]int {
 	var dfs func(l string)
 	dfs = func(l string) {
 		visited[l] = true
-		for _, ed := range out[l] {
-			if !visited[ed.To] {
+		// Successors are explored last edge first, which is the order
+		// that gives TVLA's iteration counts.
+		edges := out[l]
+		for i := len(edges) - 1; i >= 0; i-- {
+			if ed := edges[i]; !visited[ed.To] {
 				dfs(ed.To)
 			}
 		}

@@ -24,8 +24,8 @@ func (c Constraint) String() string {
 // Constraints derives the constraints Coerce enforces: one per
 // consistency rule (written or implied by properties), two per
 // instrumentation predicate (its definition implies it, and the negation
-// of its definition implies its negation), and the extended Horn closure
-// of those whose body is a conjunction of literals.
+// of its definition implies its negation), and, for those two, the
+// extended Horn closure when the body is a conjunction of literals.
 func Constraints(v *Vocabulary) []Constraint {
 	var out []Constraint
 	seen := map[string]bool{}
@@ -50,8 +50,12 @@ func Constraints(v *Vocabulary) []Constraint {
 			add(c)
 		}
 	}
+	// Consistency rules (written or implied by properties) are taken as
+	// they are: TVLA adds no contrapositives for them (the property table
+	// already lists the useful ones), and adding them would make Coerce
+	// sharper than TVLA's, changing the structures an analysis keeps.
 	for _, r := range v.Rules {
-		withClosure(r.Body, r.Head, r.Origin)
+		add(Constraint{Body: r.Body, Head: r.Head, Origin: r.Origin})
 	}
 	for _, p := range v.Declared() {
 		if p.Kind != Instrumentation {

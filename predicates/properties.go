@@ -50,5 +50,21 @@ func PropertyRules(p *Predicate) []Rule {
 	if pr.Transitive {
 		add("transitive", ex(and(at(v1, v2), at(v2, v3)), v2), at(v1, v3))
 	}
+	if pr.Acyclic {
+		// TVLA discards any structure with a definite cycle (not only a
+		// self loop) of an acyclic predicate.
+		add("acyclic", &logic.Closure{Pred: p.Name, From: v, To: v}, logic.False0)
+	}
 	return rules
+}
+
+// UniquePerCCRules returns the rules of uniquePerCC(q) on a unary p: two
+// individuals with p, one reaching the other along q, are the same. (The
+// name says "per connected component"; TVLA's behaviour, checked on
+// inputs, follows q's direction.)
+func UniquePerCCRules(p *Predicate, q string) []Rule {
+	const v1, v2 logic.Var = "v1", "v2"
+	body := logic.NewAnd(logic.NewAtom(p.Name, v1), logic.NewAtom(p.Name, v2),
+		&logic.Closure{Pred: q, From: v1, To: v2, Reflexive: true})
+	return []Rule{{Body: body, Head: logic.Eq(v1, v2), Origin: p.Name + " uniquePerCC(" + q + ")"}}
 }

@@ -218,7 +218,8 @@ func (pp *progParser) decls(inForeach bool) error {
 			if err != nil {
 				return err
 			}
-			pp.sets[name.Text] = members
+			// Declaring a set again adds to it, as in TVLA.
+			pp.sets[name.Text] = union(pp.sets[name.Text], members)
 		case PRED:
 			if err := pp.predicateDecl(predicates.Core); err != nil {
 				return err
@@ -685,8 +686,14 @@ func (pp *progParser) checkDeclarations() {
 	for _, p := range pp.voc.Declared() {
 		pp.voc.Rules = append(pp.voc.Rules, predicates.PropertyRules(p)...)
 		for _, q := range p.Props.UniquePerCC {
-			if pp.voc.Lookup(q) == nil {
+			qp := pp.voc.Lookup(q)
+			switch {
+			case qp == nil:
 				pp.typeError(pp.originPos(p.Origin), "uniquePerCC(%s) of %s names an undeclared predicate", q, p.Name)
+			case qp.Arity != 2 || p.Arity != 1:
+				pp.typeError(pp.originPos(p.Origin), "uniquePerCC(%s) of %s needs a unary predicate and a binary one", q, p.Name)
+			default:
+				pp.voc.Rules = append(pp.voc.Rules, predicates.UniquePerCCRules(p, q)...)
 			}
 		}
 	}

@@ -202,7 +202,7 @@ main.tvp:9:14: undeclared predicate z (in Copy(x, z), used at main.tvp:13:4)`},
 
 	{name: "expansion out of bounds",
 		main: "%s S {a}\n" + strings.Repeat("%s S {x[p, p] : p in S}\n", 30) + "%%\n%%\n",
-		want: `main.tvp:20:7: the program is too large once foreach, set comprehensions, composite formulas and actions are expanded (more than 4194304 tokens, name bytes and set members)`},
+		want: `main.tvp:19:7: the program is too large once foreach, set comprehensions, composite formulas and actions are expanded (more than 4194304 tokens, name bytes and set members)`},
 
 	// ---- control-flow graph
 	{name: "unknown action, wrong numbers of arguments",

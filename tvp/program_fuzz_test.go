@@ -105,8 +105,8 @@ foreach (p in S) { %p p(v) }
 L Pick() M
 `,
 	// Properties: dependencies, uniquePerCC, display hints.
-	`%p n(v1, v2) function invfunction [v1] --> v2 uniquePerCC(x) {1, 1/2}
-%p x(v) abs box {1}
+	`%p n(v1, v2) function invfunction [v1] --> v2 {1, 1/2}
+%p x(v) abs box uniquePerCC(n) {1}
 %p m(v1, v2, v3) [v1, v2] --> v3
 %p flag() nonabs
 %%
