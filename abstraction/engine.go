@@ -21,10 +21,11 @@ type Options struct {
 	// means no limit. MaxMessages likewise for messages.
 	MaxStructures int
 	MaxMessages   int
-	// BreakIfCoerceAfterUpdateFailed makes a structure that Coerce finds
-	// inconsistent after an update raise a message instead of vanishing
-	// silently (TVLA's default: such a structure means the update formulas
-	// are wrong).
+	// BreakIfCoerceAfterUpdateFailed stops the run when Coerce finds a
+	// structure inconsistent right after an update (TVLA's default): a
+	// consistent structure updated correctly stays consistent, so this
+	// means the update formulas are wrong. Without it the structure is
+	// dropped silently.
 	BreakIfCoerceAfterUpdateFailed bool
 	// Differencing derives update formulas for instrumentation predicates
 	// that actions do not update by hand (TVLA's default,
@@ -149,6 +150,9 @@ func (e *Engine) parseOrder(s string) error {
 	return nil
 }
 
+// Action returns the compiled form of a program action.
+func (e *Engine) Action(a *model.Action) *Action { return e.actions[a] }
+
 // Constraints is the number of constraints Coerce enforces.
 func (e *Engine) Constraints() int { return e.coerce.Len() }
 
@@ -162,6 +166,9 @@ type state struct {
 	msgSeen  map[string]bool
 	stats    Stats
 	start    time.Time
+	// broken says why the run had to stop, when an update broke a
+	// constraint.
+	broken string
 }
 
 // Run explores the program from the input structures (placed at the
@@ -216,6 +223,9 @@ func (e *Engine) Run(ctx context.Context, inputs []*tvl.Structure) (*Result, err
 					if changed {
 						work[ed.To] = true
 					}
+				}
+				if st.broken != "" {
+					return st.result(st.broken, true), nil
 				}
 				if reason := st.limitReached(); reason != "" {
 					return st.result(reason, true), nil
@@ -358,7 +368,10 @@ func (st *state) apply(act *Action, loc string, s *tvl.Structure) ([]*tvl.Struct
 				st.stats.CoerceTime += time.Since(t0)
 				if !r.Consistent {
 					if e.opts.BreakIfCoerceAfterUpdateFailed {
-						st.message(loc, act, "Coerce after the update found the structure inconsistent: "+r.Violated, t)
+						st.broken = fmt.Sprintf("Coerce found a structure inconsistent after the update of action %s at %s, "+
+							"so the action's update formulas break constraint %s (set tvla.engine.breakIfCoerceAfterUpdateFailed=false to drop such structures instead)",
+							act.src.Title, loc, r.Violated)
+						return out, nil
 					}
 					continue
 				}

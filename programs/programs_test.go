@@ -14,10 +14,14 @@ import (
 	"github.com/tvla-go/tvla/tvp"
 )
 
-// run analyses program with its PROGRAM.tvs input, TVLA's defaults.
-func run(t *testing.T, program string) *abstraction.Result {
+// run analyses program with its PROGRAM.tvs input, TVLA's defaults, and
+// the given macros.
+func run(t *testing.T, program string, defines ...string) *abstraction.Result {
 	t.Helper()
-	cfg := tvp.LoadConfig{}
+	cfg := tvp.LoadConfig{Defines: map[string]string{}}
+	for _, d := range defines {
+		cfg.Defines[d] = "1"
+	}
 	prog, _, err := tvp.LoadProgram(program, cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -90,6 +94,16 @@ func TestSinglyLinkedListPrograms(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			res := run(t, filepath.Join("sll", c.name+".tvp"))
+			checkCounts(t, res, c.counts, c.messages)
+		})
+		// With the hand-written instrumentation updates left out, finite
+		// differencing derives them, and the analysis is exactly as
+		// precise. (The reference TVLA 3 does worse on these files:
+		// reverse 95 structures and 2 messages instead of 66 and none,
+		// and it stops on create and insert because its differencing
+		// ignores %new.)
+		t.Run(c.name+"/derived", func(t *testing.T) {
+			res := run(t, filepath.Join("sll", c.name+".tvp"), "DERIVE_UPDATES")
 			checkCounts(t, res, c.counts, c.messages)
 		})
 	}

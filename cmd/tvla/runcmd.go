@@ -42,6 +42,8 @@ type runOptions struct {
 	// differencing mirrors tvla.differencing.difference (default on).
 	differencing bool
 	cpuProfile   string
+	// explainUpdates names an action whose derived updates to print.
+	explainUpdates string
 }
 
 var actionOrder = regexp.MustCompile(`^f?c?puc?b$`)
@@ -84,6 +86,7 @@ Exit status: 0 verified (no message), 1 messages raised, 2 bad input,
 	f.StringVar(&o.jsonOut, "json", "", "write the JSON summary to `FILE` (- for standard output)")
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "no progress output")
 	f.StringArrayVar(&o.paths, "path", nil, "add `DIR` to the #include search path")
+	f.StringVar(&o.explainUpdates, "explain-updates", "", "print the update formulas finite differencing derives for `ACTION` (a name, or a use such as \"Copy(x, y)\"), and stop")
 	f.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the analysis to `FILE` (for developers)")
 	f.MarkHidden("cpuprofile")
 	return cmd
@@ -157,6 +160,9 @@ func runAnalysis(cmd *cobra.Command, o *runOptions, args []string) error {
 	engine, err := abstraction.NewEngine(prog, opts)
 	if err != nil {
 		return &exitError{code: exitInput, err: err}
+	}
+	if o.explainUpdates != "" {
+		return explainUpdates(stdout, prog, engine, o.explainUpdates)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
