@@ -16,7 +16,7 @@ import (
 
 // run analyses program with its PROGRAM.tvs input, TVLA's defaults, and
 // the given macros.
-func run(t *testing.T, program string, defines ...string) *abstraction.Result {
+func run(t testing.TB, program string, defines ...string) *abstraction.Result {
 	t.Helper()
 	cfg := tvp.LoadConfig{Defines: map[string]string{}}
 	for _, d := range defines {
@@ -127,5 +127,40 @@ func TestNullDereferenceIsReportedWhereItHappens(t *testing.T) {
 				t.Errorf("a message structure has y pointing somewhere:\n%s", m.Structure)
 			}
 		}
+	}
+}
+
+func TestInterruptedRunIsIncomplete(t *testing.T) {
+	prog, _, err := tvp.LoadProgram(filepath.Join("sll", "merge.tvp"), tvp.LoadConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := abstraction.NewEngine(prog, abstraction.Options{Differencing: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	res, err := e.Run(ctx, []*tvl.Structure{tvl.New(prog.Vocabulary.Tvl())})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Incomplete || res.StopReason != "interrupted" {
+		t.Errorf("incomplete=%v reason=%q", res.Incomplete, res.StopReason)
+	}
+}
+
+// BenchmarkListPrograms runs three of the team's list programs end to end
+// (load, parse, analyse), as a user's `tvla run` does.
+func BenchmarkListPrograms(b *testing.B) {
+	for _, name := range []string{"reverse", "insert", "merge"} {
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				res := run(b, filepath.Join("sll", name+".tvp"))
+				if res.Stats.Stored == 0 {
+					b.Fatal("nothing stored")
+				}
+			}
+		})
 	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -84,5 +85,102 @@ func TestTVLASpellings(t *testing.T) {
 		if err != nil || n != want[0] || v != want[1] {
 			t.Errorf("parseDefine(%q) = %q, %q, %v", in, n, v, err)
 		}
+	}
+}
+
+func sll(name string) string { return filepath.Join("..", "..", "programs", "sll", name) }
+
+func TestRunVerifiesAndReports(t *testing.T) {
+	dir := t.TempDir()
+	jsonPath, tvsPath := filepath.Join(dir, "s.json"), filepath.Join(dir, "out.tvs")
+	code, out, errOut := runCLI("run", sll("reverse.tvp"), "--json", jsonPath, "--tvs", tvsPath)
+	if code != exitVerified {
+		t.Fatalf("exit %d, stderr %s", code, errOut)
+	}
+	if !strings.Contains(out, "verified: fixpoint reached, no message raised") || !strings.Contains(out, "L2") {
+		t.Errorf("table:\n%s", out)
+	}
+	data, err := os.ReadFile(jsonPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s summary
+	if err := json.Unmarshal(data, &s); err != nil {
+		t.Fatal(err)
+	}
+	if s.StructuresStored != 66 || s.Messages != 0 || !s.Verified || s.Incomplete || s.Program != "reverse.tvp" ||
+		len(s.Inputs) != 1 || s.Inputs[0] != "reverse.tvs" || s.Options.Join != "part" || s.Options.Action != "fcpucb" {
+		t.Errorf("summary %+v", s)
+	}
+	if len(s.Locations) != 11 || s.Locations[0].Label != "L1" || s.Locations[0].Structures != 3 {
+		t.Errorf("locations %+v", s.Locations)
+	}
+	if _, err := os.Stat(tvsPath); err != nil {
+		t.Errorf("no TVS output: %v", err)
+	}
+}
+
+func TestRunReportsMessagesWithExit1(t *testing.T) {
+	code, out, _ := runCLI("run", sll("search_nullderef.tvp"), "--json", "-", "-q")
+	if code != exitMessages {
+		t.Fatalf("exit %d", code)
+	}
+	var s summary
+	if err := json.Unmarshal([]byte(out), &s); err != nil {
+		t.Fatalf("--json - wrote more than JSON on stdout: %v\n%s", err, out)
+	}
+	if s.Messages != 4 || s.Verified || len(s.MessageTexts) != 1 || s.MessageTexts[0] != "null dereference: y->nxt" {
+		t.Errorf("summary %+v", s)
+	}
+}
+
+func TestRunStopsAtStructureLimitWithExit3(t *testing.T) {
+	dir := t.TempDir()
+	jsonPath := filepath.Join(dir, "s.json")
+	code, _, errOut := runCLI("run", sll("merge.tvp"), "-ms", "20", "--json", jsonPath, "-q")
+	if code != exitLimit || !strings.Contains(errOut, "structure limit (20)") {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	var s summary
+	data, err := os.ReadFile(jsonPath)
+	if err != nil {
+		t.Fatal("the summary was not written on stopping:", err)
+	}
+	if err := json.Unmarshal(data, &s); err != nil || !s.Incomplete || s.Verified {
+		t.Errorf("summary %+v (%v)", s, err)
+	}
+}
+
+func TestRunReadsTVLAProperties(t *testing.T) {
+	dir := t.TempDir()
+	props := filepath.Join(dir, "x.properties")
+	os.WriteFile(props, []byte("# join as TVLA names it\ntvla.joinType = rel\ntvla.dot.rotate = true\n"), 0o644)
+	code, out, errOut := runCLI("run", sll("reverse.tvp"), "-props", props, "--json", "-", "-q")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var s summary
+	json.Unmarshal([]byte(out), &s)
+	if s.Options.Join != "rel" {
+		t.Errorf("join %q, want rel from the properties file", s.Options.Join)
+	}
+	if !strings.Contains(errOut, "tvla.dot.rotate") {
+		t.Errorf("unknown key not reported: %q", errOut)
+	}
+}
+
+func TestExplainUpdates(t *testing.T) {
+	code, out, errOut := runCLI("run", sll("reverse.tvp"), "-D", "DERIVE_UPDATES", "--explain-updates", "Store(y, t)")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"%action Store(y, t)", "nxt(v1, v2) = nxt(v1, v2) | y(v1) & t(v2)  // written", "path(v1, v2) = path(v1, v2) | ", "// derived"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	code, _, errOut = runCLI("run", sll("reverse.tvp"), "--explain-updates", "Nope")
+	if code != exitInput || !strings.Contains(errOut, `no action "Nope" is used`) {
+		t.Errorf("exit %d, %q", code, errOut)
 	}
 }

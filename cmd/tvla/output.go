@@ -8,10 +8,18 @@ import (
 )
 
 // writeTVSResult writes the final structures per location as TVS, with
-// each structure's messages, atomically.
-func writeTVSResult(path string, res *abstraction.Result) error {
+// each structure's messages, atomically. When the program lists locations
+// to print (its fourth section), only those are written, as TVLA does.
+func writeTVSResult(path string, res *abstraction.Result, print []string) error {
+	keep := map[string]bool{}
+	for _, l := range print {
+		keep[l] = true
+	}
 	var locs []tvp.TVSLocation
 	for _, l := range res.Locations {
+		if len(keep) > 0 && !keep[l.Label] {
+			continue
+		}
 		loc := tvp.TVSLocation{Label: l.Label}
 		for _, s := range l.Structures {
 			loc.Structures = append(loc.Structures, tvp.TVSStructure{Structure: s})

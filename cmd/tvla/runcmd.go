@@ -94,7 +94,9 @@ Exit status: 0 verified (no message), 1 messages raised, 2 bad input,
 
 func (o *runOptions) validate() error {
 	switch o.join {
-	case "rel", "part", "ind":
+	case "rel", "part":
+	case "ind":
+		return usageError("--join ind is not supported yet: it needs individuals that may not exist (TVLA's ac predicate); use part or rel")
 	default:
 		return usageError("--join must be rel, part or ind, not %q", o.join)
 	}
@@ -190,7 +192,7 @@ func runAnalysis(cmd *cobra.Command, o *runOptions, args []string) error {
 		printTable(table, res, engine.Constraints())
 	}
 	if o.tvsOut != "" {
-		if err := writeTVSResult(o.tvsOut, res); err != nil {
+		if err := writeTVSResult(o.tvsOut, res, prog.Print); err != nil {
 			return &exitError{code: exitInput, err: err}
 		}
 	}
