@@ -49,12 +49,29 @@ type Stats struct {
 	FocusTime, CoerceTime, UpdateTime, BlurTime, JoinTime time.Duration
 }
 
-// Message is a message raised by an action at a location.
+// Message is a message raised by an action at a location. Structure is
+// the structure the action was looking at (after Focus and Coerce) when
+// the message's formula held.
 type Message struct {
 	Location  string
 	Action    string
 	Text      string
 	Structure *tvl.Structure
+	// source is the stored structure the action started from.
+	source slotRef
+}
+
+// slotRef names a stored structure: a location and a slot in its set.
+type slotRef struct {
+	loc  string
+	slot int
+}
+
+// arrival records that an action applied to a stored structure produced
+// a structure that went into another slot (idx < 0 for an input).
+type arrival struct {
+	from   slotRef
+	action string
 }
 
 // LocationResult is what the analysis found at one CFG location.
@@ -72,6 +89,59 @@ type Result struct {
 	// StopReason says which.
 	Incomplete bool
 	StopReason string
+	sets       map[string]*StructureSet
+	arrivals   map[slotRef][]arrival
+}
+
+// TraceStep is one step of an abstract trace: a structure at a location,
+// and the action that led to it from the previous step ("" for the
+// first step, an input structure).
+type TraceStep struct {
+	Location  string
+	Action    string
+	Structure *tvl.Structure
+}
+
+// Trace returns a shortest abstract trace that leads from an input
+// structure to the message: the stored structures along the way (as they
+// are at the end of the run, which may be more general than when the step
+// was taken) and, last, the structure that raised the message.
+func (r *Result) Trace(m Message) []TraceStep {
+	// Breadth-first search backwards from the message's source to an
+	// input.
+	type node struct {
+		at   slotRef
+		next *node
+		via  string // action from this node to next
+	}
+	start := &node{at: m.source}
+	seen := map[slotRef]bool{m.source: true}
+	queue := []*node{start}
+	var found *node
+	for len(queue) > 0 && found == nil {
+		n := queue[0]
+		queue = queue[1:]
+		for _, a := range r.arrivals[n.at] {
+			if a.from.slot < 0 {
+				found = n
+				break
+			}
+			if !seen[a.from] {
+				seen[a.from] = true
+				queue = append(queue, &node{at: a.from, next: n, via: a.action})
+			}
+		}
+	}
+	if found == nil {
+		return []TraceStep{{Location: m.Location, Action: m.Action, Structure: m.Structure}}
+	}
+	var steps []TraceStep
+	action := ""
+	for n := found; n != nil; n = n.next {
+		steps = append(steps, TraceStep{Location: n.at.loc, Action: action, Structure: r.sets[n.at.loc].At(n.at.slot)})
+		action = n.via
+	}
+	return append(steps, TraceStep{Location: m.Location, Action: m.Action, Structure: m.Structure})
 }
 
 // Location returns the result at a label, or nil.
@@ -168,14 +238,18 @@ type state struct {
 	start    time.Time
 	// broken says why the run had to stop, when an update broke a
 	// constraint.
-	broken string
+	broken   string
+	arrivals map[slotRef][]arrival
+	// source is the stored structure being processed, for messages.
+	source slotRef
 }
 
 // Run explores the program from the input structures (placed at the
 // first location of the CFG) until a fixpoint, a limit or ctx's end.
 func (e *Engine) Run(ctx context.Context, inputs []*tvl.Structure) (*Result, error) {
 	st := &state{e: e, sets: map[string]*StructureSet{}, out: map[string][]*model.Edge{},
-		messages: map[string][]Message{}, msgSeen: map[string]bool{}, start: time.Now()}
+		messages: map[string][]Message{}, msgSeen: map[string]bool{}, start: time.Now(),
+		arrivals: map[slotRef][]arrival{}}
 	for _, l := range e.prog.Locations {
 		st.sets[l] = NewStructureSet(e.opts.Join, e.abs, e.absNull)
 	}
@@ -196,7 +270,9 @@ func (e *Engine) Run(ctx context.Context, inputs []*tvl.Structure) (*Result, err
 		}
 		b, _ := Blur(s, e.abs)
 		b.Freeze()
-		st.sets[entry].Add(b)
+		slot, _ := st.sets[entry].Add(b)
+		ref := slotRef{entry, slot}
+		st.arrivals[ref] = append(st.arrivals[ref], arrival{from: slotRef{slot: -1}})
 	}
 	work := map[string]bool{entry: true}
 	for len(work) > 0 {
@@ -210,19 +286,22 @@ func (e *Engine) Run(ctx context.Context, inputs []*tvl.Structure) (*Result, err
 		for _, ed := range st.out[loc] {
 			act := e.actions[ed.Action]
 			target := st.sets[ed.To]
-			for _, s := range pending {
-				results, err := st.apply(act, loc, s)
+			for _, slot := range pending {
+				st.source = slotRef{loc, slot}
+				results, err := st.apply(act, loc, st.sets[loc].At(slot))
 				if err != nil {
 					return nil, err
 				}
 				for _, r := range results {
 					st.stats.Examined++
 					t0 := time.Now()
-					changed := target.Add(r)
+					to, changed := target.Add(r)
 					st.stats.JoinTime += time.Since(t0)
 					if changed {
 						work[ed.To] = true
 					}
+					ref := slotRef{ed.To, to}
+					st.arrivals[ref] = append(st.arrivals[ref], arrival{from: st.source, action: act.src.Title})
 				}
 				if st.broken != "" {
 					return st.result(st.broken, true), nil
@@ -393,12 +472,12 @@ func (st *state) message(loc string, act *Action, text string, s *tvl.Structure)
 		return
 	}
 	st.msgSeen[key] = true
-	st.messages[loc] = append(st.messages[loc], Message{Location: loc, Action: act.src.Title, Text: text, Structure: s})
+	st.messages[loc] = append(st.messages[loc], Message{Location: loc, Action: act.src.Title, Text: text, Structure: s, source: st.source})
 	st.stats.Messages++
 }
 
 func (st *state) result(reason string, incomplete bool) *Result {
-	r := &Result{Incomplete: incomplete, StopReason: reason}
+	r := &Result{Incomplete: incomplete, StopReason: reason, sets: st.sets, arrivals: st.arrivals}
 	for _, l := range st.e.prog.Locations {
 		lr := &LocationResult{Label: l, Messages: st.messages[l]}
 		if set := st.sets[l]; set != nil {

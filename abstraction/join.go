@@ -103,15 +103,17 @@ func (ss *StructureSet) sameUniverse(a, b *tvl.Structure) bool {
 	return true
 }
 
-// Add joins a frozen, blurred structure into the set and reports whether
-// the set changed (a new structure, or a stored one grew).
-func (ss *StructureSet) Add(s *tvl.Structure) bool {
+// Add joins a frozen, blurred structure into the set. It returns the slot
+// the structure went to (a new one, or the stored structure it merged
+// with or equals) and whether the set changed (a new structure, or a
+// stored one grew).
+func (ss *StructureSet) Add(s *tvl.Structure) (slot int, changed bool) {
 	k := ss.key(s)
 	for _, i := range ss.index[k] {
 		old := ss.items[i]
 		if ss.kind == JoinRelational {
 			if tvl.Equal(old, s) {
-				return false
+				return i, false
 			}
 			continue
 		}
@@ -120,20 +122,23 @@ func (ss *StructureSet) Add(s *tvl.Structure) bool {
 		}
 		merged, grew := joinPointwise(old, s)
 		if !grew {
-			return false
+			return i, false
 		}
 		merged.Freeze()
 		ss.items[i] = merged
 		ss.markPending(i)
-		return true
+		return i, true
 	}
 	i := len(ss.items)
 	ss.items = append(ss.items, s)
 	ss.queued = append(ss.queued, false)
 	ss.index[k] = append(ss.index[k], i)
 	ss.markPending(i)
-	return true
+	return i, true
 }
+
+// At returns the structure in a slot.
+func (ss *StructureSet) At(slot int) *tvl.Structure { return ss.items[slot] }
 
 func (ss *StructureSet) markPending(i int) {
 	if !ss.queued[i] {
@@ -142,12 +147,11 @@ func (ss *StructureSet) markPending(i int) {
 	}
 }
 
-// TakePending returns the structures not processed yet, in order, and
-// marks them processed.
-func (ss *StructureSet) TakePending() []*tvl.Structure {
-	out := make([]*tvl.Structure, len(ss.pending))
-	for j, i := range ss.pending {
-		out[j] = ss.items[i]
+// TakePending returns the slots of the structures not processed yet, in
+// order, and marks them processed.
+func (ss *StructureSet) TakePending() []int {
+	out := append([]int(nil), ss.pending...)
+	for _, i := range ss.pending {
 		ss.queued[i] = false
 	}
 	ss.pending = ss.pending[:0]

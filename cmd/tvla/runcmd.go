@@ -44,6 +44,7 @@ type runOptions struct {
 	cpuProfile   string
 	// explainUpdates names an action whose derived updates to print.
 	explainUpdates string
+	trace          bool
 }
 
 var actionOrder = regexp.MustCompile(`^f?c?puc?b$`)
@@ -86,6 +87,7 @@ Exit status: 0 verified (no message), 1 messages raised, 2 bad input,
 	f.StringVar(&o.jsonOut, "json", "", "write the JSON summary to `FILE` (- for standard output)")
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "no progress output")
 	f.StringArrayVar(&o.paths, "path", nil, "add `DIR` to the #include search path")
+	f.BoolVar(&o.trace, "trace", false, "print, for every message, a shortest abstract trace from an input structure")
 	f.StringVar(&o.explainUpdates, "explain-updates", "", "print the update formulas finite differencing derives for `ACTION` (a name, or a use such as \"Copy(x, y)\"), and stop")
 	f.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the analysis to `FILE` (for developers)")
 	f.MarkHidden("cpuprofile")
@@ -159,6 +161,9 @@ func runAnalysis(cmd *cobra.Command, o *runOptions, args []string) error {
 	}
 	progress := newProgress(stderr, o.quiet)
 	opts.Progress = progress.update
+	if err := checkViews(o); err != nil {
+		return err
+	}
 	engine, err := abstraction.NewEngine(prog, opts)
 	if err != nil {
 		return &exitError{code: exitInput, err: err}
@@ -191,10 +196,16 @@ func runAnalysis(cmd *cobra.Command, o *runOptions, args []string) error {
 	if !(o.quiet && o.jsonOut == "-") {
 		printTable(table, res, engine.Constraints())
 	}
+	if o.trace {
+		printTraces(table, res)
+	}
 	if o.tvsOut != "" {
 		if err := writeTVSResult(o.tvsOut, res, prog.Print); err != nil {
 			return &exitError{code: exitInput, err: err}
 		}
+	}
+	if err := writeViews(o, prog, res, stderr); err != nil {
+		return &exitError{code: exitInput, err: err}
 	}
 	if o.jsonOut != "" {
 		if err := writeJSON(o.jsonOut, buildSummary(program, inputs, o, defines, res, peakBytes), stdout); err != nil {

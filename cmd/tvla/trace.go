@@ -1,0 +1,64 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/tvla-go/tvla/abstraction"
+	"github.com/tvla-go/tvla/tvl"
+)
+
+// printTraces writes, for every message, a shortest abstract trace from an
+// input structure: each step's location, the action that led there, and
+// the predicates whose values changed on the way.
+func printTraces(w io.Writer, res *abstraction.Result) {
+	n := 0
+	for _, l := range res.Locations {
+		for _, m := range l.Messages {
+			n++
+			fmt.Fprintf(w, "\ntrace %d: %q at %s\n", n, oneLine(m.Text), l.Label)
+			steps := res.Trace(m)
+			for i, st := range steps {
+				switch {
+				case i == 0:
+					fmt.Fprintf(w, "  %2d  %-8s input structure (%d individuals)\n", i, st.Location, st.Structure.Size())
+				case i == len(steps)-1:
+					fmt.Fprintf(w, "  %2d  %-8s %s raises the message (changed: %s)\n", i, st.Location, st.Action, changedPreds(steps[i-1].Structure, st.Structure))
+				default:
+					fmt.Fprintf(w, "  %2d  %-8s after %s (changed: %s)\n", i, st.Location, st.Action, changedPreds(steps[i-1].Structure, st.Structure))
+				}
+			}
+		}
+	}
+}
+
+// changedPreds names the predicates whose printed interpretation differs
+// between two structures (individuals are numbered canonically, so a
+// difference in the universe shows as a change too).
+func changedPreds(a, b *tvl.Structure) string {
+	lines := func(s *tvl.Structure) map[string]string {
+		out := map[string]string{}
+		for _, l := range strings.Split(s.String(), "\n") {
+			l = strings.TrimSpace(l)
+			if name, val, ok := strings.Cut(l, " = "); ok && !strings.HasPrefix(name, "%") {
+				out[name] = val
+			}
+		}
+		return out
+	}
+	la, lb := lines(a), lines(b)
+	var changed []string
+	for _, p := range a.Vocabulary().Preds() {
+		if la[p.Name] != lb[p.Name] {
+			changed = append(changed, p.Name)
+		}
+	}
+	if a.Size() != b.Size() {
+		changed = append([]string{fmt.Sprintf("%d→%d individuals", a.Size(), b.Size())}, changed...)
+	}
+	if len(changed) == 0 {
+		return "nothing"
+	}
+	return strings.Join(changed, ", ")
+}
