@@ -6,6 +6,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/tvla-go/tvla/logic"
 	"github.com/tvla-go/tvla/model"
 	"github.com/tvla-go/tvla/predicates"
 	"github.com/tvla-go/tvla/tvl"
@@ -38,13 +39,18 @@ type Options struct {
 
 // Stats are the totals of a run, as TVLA reports them.
 type Stats struct {
-	Stored     int // structures stored at the end, over all locations
-	Examined   int // structures produced by actions, before joining
-	Breaches   int // Coerce sharpenings and discards
-	Iterations int // locations taken from the worklist
-	Messages   int
-	Worklist   int
-	Elapsed    time.Duration
+	Stored int // structures stored at the end, over all locations
+	// Unscheduled counts the stored structures in which no thread is
+	// scheduled (no individual has tr_scheduled at 1): the states between
+	// atomic blocks, the thesis' "Uns." column. 0 for programs without
+	// the predicate tr_scheduled.
+	Unscheduled int
+	Examined    int // structures produced by actions, before joining
+	Breaches    int // Coerce sharpenings and discards
+	Iterations  int // locations taken from the worklist
+	Messages    int
+	Worklist    int
+	Elapsed     time.Duration
 	// Time per phase.
 	FocusTime, CoerceTime, UpdateTime, BlurTime, JoinTime time.Duration
 }
@@ -476,6 +482,33 @@ func (st *state) message(loc string, act *Action, text string, s *tvl.Structure)
 	st.stats.Messages++
 }
 
+// ScheduledPredicate is the name of the predicate that marks the thread
+// taking the current step, as the thesis and TVLA's concurrent models
+// write it.
+const ScheduledPredicate = "tr_scheduled"
+
+// unscheduled counts the stored structures in which no individual has the
+// scheduled-thread predicate at 1.
+func (st *state) unscheduled() int {
+	p := st.e.voc.Tvl().Lookup(ScheduledPredicate)
+	if p == nil || p.Arity != 1 {
+		return 0
+	}
+	n := 0
+	for _, set := range st.sets {
+		for _, s := range set.Structures() {
+			scheduled := false
+			for u := 0; u < s.Size() && !scheduled; u++ {
+				scheduled = s.Unary(p.Index, u) == logic.True
+			}
+			if !scheduled {
+				n++
+			}
+		}
+	}
+	return n
+}
+
 func (st *state) result(reason string, incomplete bool) *Result {
 	r := &Result{Incomplete: incomplete, StopReason: reason, sets: st.sets, arrivals: st.arrivals}
 	for _, l := range st.e.prog.Locations {
@@ -486,6 +519,7 @@ func (st *state) result(reason string, incomplete bool) *Result {
 		r.Locations = append(r.Locations, lr)
 	}
 	st.stats.Stored = st.stored()
+	st.stats.Unscheduled = st.unscheduled()
 	st.stats.Elapsed = time.Since(st.start)
 	r.Stats = st.stats
 	return r

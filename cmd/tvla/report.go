@@ -14,23 +14,26 @@ import (
 
 // summary is the JSON summary of a run (docs: cli-contract.md).
 type summary struct {
-	Tool               string            `json:"tool"`
-	Version            string            `json:"version"`
-	Program            string            `json:"program"`
-	Inputs             []string          `json:"inputs"`
-	Options            summaryOptions    `json:"options"`
-	Locations          []summaryLocation `json:"locations"`
-	StructuresStored   int               `json:"structures_stored"`
-	StructuresExamined int               `json:"structures_examined"`
-	Messages           int               `json:"messages"`
-	MessageTexts       []string          `json:"message_texts"`
-	ConstraintBreaches int               `json:"constraint_breaches"`
-	Iterations         int               `json:"iterations"`
-	TimeSeconds        float64           `json:"time_seconds"`
-	PeakHeapBytes      uint64            `json:"peak_heap_bytes"`
-	Verified           bool              `json:"verified"`
-	Incomplete         bool              `json:"incomplete"`
-	StopReason         string            `json:"stop_reason,omitempty"`
+	Tool             string            `json:"tool"`
+	Version          string            `json:"version"`
+	Program          string            `json:"program"`
+	Inputs           []string          `json:"inputs"`
+	Options          summaryOptions    `json:"options"`
+	Locations        []summaryLocation `json:"locations"`
+	StructuresStored int               `json:"structures_stored"`
+	// UnscheduledStructures counts the stored structures with no thread
+	// scheduled (between atomic blocks).
+	UnscheduledStructures int      `json:"unscheduled_structures"`
+	StructuresExamined    int      `json:"structures_examined"`
+	Messages              int      `json:"messages"`
+	MessageTexts          []string `json:"message_texts"`
+	ConstraintBreaches    int      `json:"constraint_breaches"`
+	Iterations            int      `json:"iterations"`
+	TimeSeconds           float64  `json:"time_seconds"`
+	PeakHeapBytes         uint64   `json:"peak_heap_bytes"`
+	Verified              bool     `json:"verified"`
+	Incomplete            bool     `json:"incomplete"`
+	StopReason            string   `json:"stop_reason,omitempty"`
 }
 
 type summaryOptions struct {
@@ -50,17 +53,18 @@ type summaryLocation struct {
 func buildSummary(program string, inputs []string, o *runOptions, defines map[string]string, res *abstraction.Result, peak uint64) summary {
 	s := summary{
 		Tool: "tvla", Version: versionString(), Program: filepath.Base(program), Inputs: []string{},
-		Options:            summaryOptions{Join: o.join, Action: o.action, CollapseThreads: o.collapseThreads, Defines: defines},
-		StructuresStored:   res.Stats.Stored,
-		StructuresExamined: res.Stats.Examined,
-		Messages:           res.Stats.Messages,
-		MessageTexts:       []string{},
-		ConstraintBreaches: res.Stats.Breaches,
-		Iterations:         res.Stats.Iterations,
-		TimeSeconds:        res.Stats.Elapsed.Seconds(),
-		PeakHeapBytes:      peak,
-		Incomplete:         res.Incomplete,
-		StopReason:         res.StopReason,
+		Options:               summaryOptions{Join: o.join, Action: o.action, CollapseThreads: o.collapseThreads, Defines: defines},
+		StructuresStored:      res.Stats.Stored,
+		UnscheduledStructures: res.Stats.Unscheduled,
+		StructuresExamined:    res.Stats.Examined,
+		Messages:              res.Stats.Messages,
+		MessageTexts:          []string{},
+		ConstraintBreaches:    res.Stats.Breaches,
+		Iterations:            res.Stats.Iterations,
+		TimeSeconds:           res.Stats.Elapsed.Seconds(),
+		PeakHeapBytes:         peak,
+		Incomplete:            res.Incomplete,
+		StopReason:            res.StopReason,
 	}
 	for _, in := range inputs {
 		s.Inputs = append(s.Inputs, filepath.Base(in))
@@ -131,6 +135,9 @@ func printTable(w io.Writer, res *abstraction.Result, constraints int) {
 	tw.Flush()
 	st := res.Stats
 	fmt.Fprintf(w, "\nstructures stored     %d\n", st.Stored)
+	if st.Unscheduled > 0 {
+		fmt.Fprintf(w, "  unscheduled         %d (no thread scheduled)\n", st.Unscheduled)
+	}
 	fmt.Fprintf(w, "structures examined   %d\n", st.Examined)
 	fmt.Fprintf(w, "constraints           %d\n", constraints)
 	fmt.Fprintf(w, "constraint breaches   %d\n", st.Breaches)

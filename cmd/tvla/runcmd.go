@@ -49,6 +49,9 @@ type runOptions struct {
 
 var actionOrder = regexp.MustCompile(`^f?c?puc?b$`)
 
+// collapseMacro is the preprocessor macro --collapse-threads defines.
+const collapseMacro = "COLLAPSE_THREADS"
+
 func newRunCommand() *cobra.Command {
 	var o runOptions
 	cmd := &cobra.Command{
@@ -79,7 +82,7 @@ Exit status: 0 verified (no message), 1 messages raised, 2 bad input,
 	f.StringVar(&o.props, "props", "", "a TVLA .properties `FILE` whose result-changing keys are honoured")
 	f.IntVar(&o.maxStructures, "max-structures", 0, "stop (exit 3) after this many structures; 0 means no limit")
 	f.IntVar(&o.maxMessages, "max-messages", 0, "stop after this many messages; 0 means no limit")
-	f.BoolVar(&o.collapseThreads, "collapse-threads", false, "merge unscheduled threads into one summary object (thesis Chapter 8)")
+	f.BoolVar(&o.collapseThreads, "collapse-threads", false, "merge unscheduled threads into one summary object (thesis Chapter 8): defines the macro COLLAPSE_THREADS, under which a model makes its thread predicates nonabs and adds its soft invariants")
 	f.StringVar(&o.tvsOut, "tvs", "", "write the final structures per location as TVS to `FILE`")
 	f.StringVar(&o.dotOut, "dot", "", "write the final structures per location as Graphviz DOT to `FILE`")
 	f.StringVar(&o.svgDir, "svg", "", "render every structure and the CFG as SVG into `DIR`")
@@ -138,6 +141,12 @@ func runAnalysis(cmd *cobra.Command, o *runOptions, args []string) error {
 	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
 	program, inputs := args[0], args[1:]
 	defines := defineMap(o.defines)
+	if o.collapseThreads {
+		// The model decides what collapsing means: under this macro it
+		// makes its thread predicates nonabs and adds its soft invariants
+		// (the same file runs on TVLA 3 with -DCOLLAPSE_THREADS).
+		defines[collapseMacro] = "1"
+	}
 	if err := o.applyProperties(cmd, program, stderr); err != nil {
 		return err
 	}
