@@ -95,8 +95,13 @@ type Result struct {
 	// StopReason says which.
 	Incomplete bool
 	StopReason string
-	sets       map[string]*StructureSet
-	arrivals   map[slotRef][]arrival
+	// StoppedOnMessage is set when the run ended early because of a
+	// message: the message limit, or an update that broke a constraint.
+	// Its verdict (messages raised) stands, whatever the rest of the
+	// state space holds.
+	StoppedOnMessage bool
+	sets             map[string]*StructureSet
+	arrivals         map[slotRef][]arrival
 }
 
 // TraceStep is one step of an abstract trace: a structure at a location,
@@ -310,10 +315,14 @@ func (e *Engine) Run(ctx context.Context, inputs []*tvl.Structure) (*Result, err
 					st.arrivals[ref] = append(st.arrivals[ref], arrival{from: st.source, action: act.src.Title})
 				}
 				if st.broken != "" {
-					return st.result(st.broken, true), nil
+					r := st.result(st.broken, true)
+					r.StoppedOnMessage = true
+					return r, nil
 				}
 				if reason := st.limitReached(); reason != "" {
-					return st.result(reason, true), nil
+					r := st.result(reason, true)
+					r.StoppedOnMessage = st.stats.Messages > 0 && st.e.opts.MaxMessages > 0 && st.stats.Messages >= st.e.opts.MaxMessages
+					return r, nil
 				}
 			}
 		}
@@ -453,10 +462,16 @@ func (st *state) apply(act *Action, loc string, s *tvl.Structure) ([]*tvl.Struct
 				st.stats.CoerceTime += time.Since(t0)
 				if !r.Consistent {
 					if e.opts.BreakIfCoerceAfterUpdateFailed {
-						st.broken = fmt.Sprintf("Coerce found a structure inconsistent after the update of action %s at %s, "+
-							"so the action's update formulas break constraint %s (set tvla.engine.breakIfCoerceAfterUpdateFailed=false to drop such structures instead)",
+						// Stop, as TVLA does: the update formulas are wrong or
+						// the state was invalid. It is reported as a message
+						// (TVLA only prints it), so the verdict is "not
+						// verified".
+						st.message(loc, act, "a constraint is breached after the update: "+r.Violated, t)
+						st.broken = fmt.Sprintf("Coerce found a structure inconsistent after the update of action %s at %s: "+
+							"constraint %s is breached (set tvla.engine.breakIfCoerceAfterUpdateFailed=false to drop such structures instead)",
 							act.src.Title, loc, r.Violated)
-						return out, nil
+						// The rest of this application's results still
+						// count, as in TVLA; the run stops after them.
 					}
 					continue
 				}

@@ -222,6 +222,8 @@ func runAnalysis(cmd *cobra.Command, o *runOptions, args []string) error {
 		}
 	}
 	switch {
+	case res.StoppedOnMessage:
+		return &exitError{code: exitMessages, err: fmt.Errorf("stopped: %s", res.StopReason)}
 	case res.Incomplete:
 		return &exitError{code: exitLimit, err: fmt.Errorf("stopped early: %s", res.StopReason)}
 	case res.Stats.Messages > 0:

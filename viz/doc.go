@@ -1,0 +1,30 @@
+// Package viz draws what an analysis found the way people read abstract
+// heaps: as graphs, in the style of the figures of Lev-Ami's thesis and of
+// TVLA's own DOT output.
+//
+// StructureGraph turns one three-valued structure into a Graphviz graph
+// (built with github.com/emicklei/dot): individuals are nodes labelled with
+// the unary predicates that hold on them (true ones by name, then p=1/2);
+// summary individuals have a double border; binary predicates are labelled
+// edges, solid for 1 and dotted for 1/2; unary predicates declared pointer
+// or box are drawn as a name with an arrow to the individuals they hold on;
+// nullary predicates (and any of arity three or more) go in a table under
+// the title. A sort predicate, when the program has one, picks the node
+// shape: threads (isthread, is_thread, thread) are hexagons, data values
+// (is_data, isdata, data) boxes, everything else circles.
+//
+// CFGGraph draws the control-flow graph with the number of structures and
+// messages per location. WriteDOT writes a run TVLA-style: the CFG, then
+// every structure of every location (and each message's structure), one
+// digraph after another.
+//
+// Rendering to SVG goes through Graphviz's dot program, found on PATH
+// (DotPath): RenderSVG renders one DOT text, RenderSVGs many, in batches on
+// parallel workers with a progress callback. Render prepares every picture
+// of a run — the CFG, the structures per location, each message's structure
+// and the steps of its abstract trace — and the Views it returns are
+// written as a folder of SVG files (WriteSVGDir) or as one self-contained
+// HTML report (WriteHTML: inline SVG, CSS and script, no network).
+//
+// Output is deterministic: the same result gives the same bytes.
+package viz

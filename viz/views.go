@@ -1,0 +1,388 @@
+package viz
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/emicklei/dot"
+
+	"github.com/tvla-go/tvla/abstraction"
+	"github.com/tvla-go/tvla/model"
+	"github.com/tvla-go/tvla/tvl"
+)
+
+// Picture is one graph of a run: its DOT text and, once rendered, its SVG.
+type Picture struct {
+	// Name is the picture's file name without the .svg, unique in a run
+	// (also among names that differ only in case).
+	Name    string
+	Caption Caption
+	DOT     []byte
+	SVG     []byte
+}
+
+// LocationView is what one location shows.
+type LocationView struct {
+	Label string
+	// Anchor is the location's id in the HTML report.
+	Anchor     string
+	Structures []*Picture
+	Messages   []*MessageView
+}
+
+// MessageView is a message with the structure that raised it and its
+// abstract trace.
+type MessageView struct {
+	// Number counts the messages from 1, location by location.
+	Number   int
+	Location string
+	Action   string
+	Text     string
+	Anchor   string
+	// Picture is the structure the message's formula held on.
+	Picture *Picture
+	// Trace leads from an input structure to the message; its last step
+	// is Picture.
+	Trace []*StepView
+}
+
+// StepView is one step of a trace.
+type StepView struct {
+	Location string
+	// Action led here from the previous step ("" for the first step).
+	Action string
+	// Changed names the predicates whose values differ from the previous
+	// step's structure (and the change of universe size, if any).
+	Changed []string
+	Picture *Picture
+}
+
+// Views are all the pictures of a run.
+type Views struct {
+	Program   *model.Program
+	Result    *abstraction.Result
+	CFG       *Picture
+	Locations []*LocationView
+	Messages  []*MessageView
+}
+
+// Build prepares the DOT text of every picture of a run: the CFG, every
+// structure at every location, and for every message the structure that
+// raised it and the steps of its trace. Render then makes the SVG.
+func Build(prog *model.Program, res *abstraction.Result) *Views {
+	v := &Views{Program: prog, Result: res}
+	names := newNamer()
+	anchors := newNamer()
+	voc := prog.Vocabulary
+
+	cfgName := names.take("cfg")
+	for _, lr := range res.Locations {
+		lv := &LocationView{Label: lr.Label, Anchor: anchors.take("loc-" + safeName(lr.Label))}
+		v.Locations = append(v.Locations, lv)
+		width := len(fmt.Sprint(len(lr.Structures)))
+		for i, s := range lr.Structures {
+			c := Caption{Location: lr.Label, Detail: fmt.Sprintf("structure %d of %d", i+1, len(lr.Structures))}
+			name := names.take(fmt.Sprintf("%s-%0*d", safeName(lr.Label), width, i+1))
+			lv.Structures = append(lv.Structures, picture(name, c, StructureGraph(s, voc, c)))
+		}
+	}
+	total := 0
+	for _, lr := range res.Locations {
+		total += len(lr.Messages)
+	}
+	width := len(fmt.Sprint(total))
+	for li, lr := range res.Locations {
+		lv := v.Locations[li]
+		for _, m := range lr.Messages {
+			k := len(v.Messages) + 1
+			base := fmt.Sprintf("msg%0*d", width, k)
+			mv := &MessageView{
+				Number: k, Location: lr.Label, Action: m.Action, Text: m.Text,
+				Anchor: anchors.take(base),
+			}
+			c := Caption{Location: lr.Label, Detail: raisedBy(m.Action), Message: m.Text}
+			mv.Picture = picture(names.take(base), c, StructureGraph(m.Structure, voc, c))
+			steps := res.Trace(m)
+			sw := len(fmt.Sprint(len(steps) - 1))
+			for i, st := range steps {
+				sv := &StepView{Location: st.Location, Action: st.Action}
+				if i > 0 {
+					sv.Changed = changed(steps[i-1].Structure, st.Structure)
+				}
+				if i == len(steps)-1 {
+					sv.Picture = mv.Picture
+				} else {
+					sc := Caption{Location: st.Location, Detail: "input structure"}
+					if i > 0 {
+						sc.Detail = "after " + st.Action
+					}
+					name := names.take(fmt.Sprintf("%s-step%0*d", base, sw, i))
+					sv.Picture = picture(name, sc, StructureGraph(st.Structure, voc, sc))
+				}
+				mv.Trace = append(mv.Trace, sv)
+			}
+			if len(mv.Trace) == 0 {
+				mv.Trace = []*StepView{{Location: lr.Label, Action: m.Action, Picture: mv.Picture}}
+			}
+			v.Messages = append(v.Messages, mv)
+			lv.Messages = append(lv.Messages, mv)
+		}
+	}
+	hrefs := map[string]string{}
+	for _, lv := range v.Locations {
+		hrefs[lv.Label] = "#" + lv.Anchor
+	}
+	v.CFG = picture(cfgName, Caption{Detail: "control-flow graph"}, cfgGraph(prog, res, func(loc string) string { return hrefs[loc] }))
+	return v
+}
+
+func raisedBy(action string) string {
+	if action == "" {
+		return "raises the message"
+	}
+	return action + " raises the message"
+}
+
+// Pictures lists every picture once: the CFG, the structures location by
+// location, then each message's trace steps and structure.
+func (v *Views) Pictures() []*Picture {
+	out := []*Picture{v.CFG}
+	for _, lv := range v.Locations {
+		out = append(out, lv.Structures...)
+	}
+	for _, mv := range v.Messages {
+		for _, st := range mv.Trace {
+			if st.Picture != mv.Picture {
+				out = append(out, st.Picture)
+			}
+		}
+		out = append(out, mv.Picture)
+	}
+	return out
+}
+
+// Render makes the SVG of every picture with Graphviz's dot (RenderSVGs).
+func (v *Views) Render(ctx context.Context, progress func(done, total int)) error {
+	pics := v.Pictures()
+	texts := make([][]byte, len(pics))
+	for i, p := range pics {
+		texts[i] = p.DOT
+	}
+	svgs, err := RenderSVGs(ctx, texts, progress)
+	if err != nil {
+		return err
+	}
+	for i, p := range pics {
+		p.SVG = svgs[i]
+	}
+	return nil
+}
+
+// Render builds and renders every picture of a run.
+func Render(ctx context.Context, prog *model.Program, res *abstraction.Result, progress func(done, total int)) (*Views, error) {
+	v := Build(prog, res)
+	if err := v.Render(ctx, progress); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// WriteSVGDir writes every rendered picture to dir as NAME.svg, creating
+// dir if needed. Each file is written to a temporary file and renamed, so
+// no reader sees half a picture.
+func (v *Views) WriteSVGDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for _, p := range v.Pictures() {
+		if p.SVG == nil {
+			return fmt.Errorf("picture %s was not rendered", p.Name)
+		}
+		if err := writeFileAtomic(filepath.Join(dir, p.Name+".svg"), p.SVG); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// WriteSVGDir renders every picture of a run and writes them to dir.
+func WriteSVGDir(ctx context.Context, dir string, prog *model.Program, res *abstraction.Result, progress func(done, total int)) error {
+	v, err := Render(ctx, prog, res, progress)
+	if err != nil {
+		return err
+	}
+	return v.WriteSVGDir(dir)
+}
+
+// writeFileAtomic writes data through a temporary file in the same folder
+// and a rename, so that a reader never sees half a file.
+func writeFileAtomic(path string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		os.Remove(tmp)
+		return err
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	if err := os.Chmod(tmp, 0o644); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+// WriteDOT writes a run TVLA-style: the CFG with its counts, then, for
+// every location (only those of the program's print list, when it has
+// one), each structure and each message's structure as a digraph of its
+// own, titled with the location and the message.
+func WriteDOT(w io.Writer, prog *model.Program, res *abstraction.Result) error {
+	var buf bytes.Buffer
+	names := newNamer()
+	cfg := CFGGraph(prog, res)
+	name_(cfg, names.take("cfg"))
+	cfg.Write(&buf)
+	keep := map[string]bool{}
+	for _, l := range prog.Print {
+		keep[l] = true
+	}
+	for _, lr := range res.Locations {
+		if len(keep) > 0 && !keep[lr.Label] {
+			continue
+		}
+		for i, s := range lr.Structures {
+			c := Caption{Location: lr.Label, Detail: fmt.Sprintf("structure %d of %d", i+1, len(lr.Structures))}
+			g := StructureGraph(s, prog.Vocabulary, c)
+			name_(g, names.take(fmt.Sprintf("%s-%d", safeName(lr.Label), i+1)))
+			buf.WriteByte('\n')
+			g.Write(&buf)
+		}
+		for i, m := range lr.Messages {
+			c := Caption{Location: lr.Label, Detail: raisedBy(m.Action), Message: m.Text}
+			g := StructureGraph(m.Structure, prog.Vocabulary, c)
+			name_(g, names.take(fmt.Sprintf("%s-message%d", safeName(lr.Label), i+1)))
+			buf.WriteByte('\n')
+			g.Write(&buf)
+		}
+	}
+	_, err := w.Write(buf.Bytes())
+	return err
+}
+
+// picture names a graph (its DOT name, and the prefix of the ids in its
+// SVG, so that pictures put together in one page do not share ids) and
+// prints it.
+func picture(name string, c Caption, g *dot.Graph) *Picture {
+	name_(g, name)
+	g.Attr("id", svgIDPrefix+name)
+	return &Picture{Name: name, Caption: c, DOT: graphText(g)}
+}
+
+// svgIDPrefix starts the ids in a picture's SVG; no anchor of the HTML
+// report starts so.
+const svgIDPrefix = "svg-"
+
+// name_ gives a graph a DOT name (a quoted string: names are made of safe
+// characters, see safeName).
+func name_(g *dot.Graph, name string) {
+	g.ID(strconv.Quote(name))
+}
+
+func graphText(g *dot.Graph) []byte {
+	var b bytes.Buffer
+	g.Write(&b)
+	return b.Bytes()
+}
+
+// changed names the predicates whose interpretations differ between two
+// structures of one vocabulary (individuals compared by number, as Blur
+// leaves them in canonical order), after the change of size if any.
+func changed(a, b *tvl.Structure) []string {
+	var out []string
+	if a.Size() != b.Size() {
+		out = append(out, fmt.Sprintf("%d→%d individuals", a.Size(), b.Size()))
+	}
+	for _, p := range a.Vocabulary().Preds() {
+		if interpretation(a, p) != interpretation(b, p) {
+			out = append(out, p.Name)
+		}
+	}
+	return out
+}
+
+// interpretation prints a predicate's non-zero tuples.
+func interpretation(s *tvl.Structure, p *tvl.Pred) string {
+	var b strings.Builder
+	n := s.Size()
+	switch p.Arity {
+	case 0:
+		b.WriteString(s.Get(p).String())
+	case 1:
+		for u := 0; u < n; u++ {
+			if v := s.Get(p, u); v != 0 {
+				fmt.Fprintf(&b, "%d:%s ", u, v)
+			}
+		}
+	case 2:
+		for u := 0; u < n; u++ {
+			for w := 0; w < n; w++ {
+				if v := s.Get(p, u, w); v != 0 {
+					fmt.Fprintf(&b, "%d,%d:%s ", u, w, v)
+				}
+			}
+		}
+	default:
+		var rows []string
+		s.EachKary(p, func(args []int, v tvl.Kleene) {
+			rows = append(rows, fmt.Sprint(args, v))
+		})
+		sortKeys(rows, func(x, y string) bool { return x < y })
+		b.WriteString(strings.Join(rows, " "))
+	}
+	return b.String()
+}
+
+// namer hands out names unique in a run, also when compared without case
+// (for case-insensitive file systems).
+type namer map[string]bool
+
+func newNamer() namer { return namer{} }
+
+func (n namer) take(want string) string {
+	name := want
+	for i := 2; n[strings.ToLower(name)]; i++ {
+		name = fmt.Sprintf("%s_%d", want, i)
+	}
+	n[strings.ToLower(name)] = true
+	return name
+}
+
+// safeName keeps letters, digits, '-' and '_' of a label, replacing
+// anything else by '_', so that it can name a file and an HTML id.
+func safeName(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_':
+			b.WriteRune(r)
+		default:
+			b.WriteByte('_')
+		}
+	}
+	if b.Len() == 0 {
+		return "_"
+	}
+	return b.String()
+}
