@@ -40,6 +40,14 @@ type constraint struct {
 	pre       []*tvl.Compiled
 	checks    [][]*tvl.Compiled
 	headLevel int // the level after which the head's variables are bound
+	// gens[i] says how level i finds candidate values: all individuals,
+	// or only those a positive atom there can hold for.
+	gens []generator
+	// Evaluation state reused from one application to the next (a
+	// Coercer is used by one goroutine at a time).
+	bound [][]*tvl.Bound
+	asg   []int
+	hargs []int
 	// reads lists the predicates whose change can break the constraint.
 	reads []*tvl.Pred
 	// usesEq: the constraint reads equality, so sm changes matter.
@@ -47,7 +55,7 @@ type constraint struct {
 }
 
 // Coercer enforces a program's constraints on structures (thesis
-// §4.3.2): where a body is 1 it sharpens a 1/2 head, discards the
+// §4.3.2); it is used by one goroutine at a time: where a body is 1 it sharpens a 1/2 head, discards the
 // structure when the head is 0, and makes a summary individual
 // non-summary when an equality head needs it.
 type Coercer struct {
@@ -100,15 +108,20 @@ func compileConstraint(voc *tvl.Vocabulary, src predicates.Constraint) (*constra
 		return l
 	}
 	k.checks = make([][]*tvl.Compiled, len(k.loop))
+	k.gens = make([]generator, len(k.loop))
 	for _, c := range conjs {
 		comp, err := tvl.Compile(c, voc, k.loop)
 		if err != nil {
 			return nil, err
 		}
-		if l := level(logic.FreeVars(c)); l < 0 {
+		l := level(logic.FreeVars(c))
+		if l < 0 {
 			k.pre = append(k.pre, comp)
-		} else {
-			k.checks[l] = append(k.checks[l], comp)
+			continue
+		}
+		k.checks[l] = append(k.checks[l], comp)
+		if k.gens[l].kind == genAll {
+			k.gens[l] = generatorFor(voc, c, k.loop, l, level)
 		}
 	}
 	slot := func(v logic.Var) int {
@@ -255,12 +268,23 @@ func (c *Coercer) apply(s *tvl.Structure, k *constraint, touched predSet, res *C
 			return true
 		}
 	}
-	checks := make([][]*tvl.Bound, len(k.checks))
-	for i, cs := range k.checks {
-		for _, cc := range cs {
-			checks[i] = append(checks[i], cc.Bind(s))
+	if k.bound == nil {
+		k.bound = make([][]*tvl.Bound, len(k.checks))
+		for i, cs := range k.checks {
+			for _, cc := range cs {
+				k.bound[i] = append(k.bound[i], cc.Bind(s))
+			}
+		}
+		k.asg = make([]int, len(k.loop))
+		k.hargs = make([]int, len(k.args))
+	} else {
+		for _, bs := range k.bound {
+			for _, b := range bs {
+				b.Rebind(s)
+			}
 		}
 	}
+	checks := k.bound
 	reset := func() {
 		for _, bs := range checks {
 			for _, b := range bs {
@@ -268,8 +292,8 @@ func (c *Coercer) apply(s *tvl.Structure, k *constraint, touched predSet, res *C
 			}
 		}
 	}
-	asg := make([]int, len(k.loop))
-	args := make([]int, len(k.args))
+	asg, args := k.asg, k.hargs
+	clear(asg)
 	n := s.Size()
 	ok := true
 	// satisfied reports whether the head already holds, so that the
@@ -343,27 +367,85 @@ func (c *Coercer) apply(s *tvl.Structure, k *constraint, touched predSet, res *C
 		return true
 	}
 	var run func(level int)
+	try := func(level, u int) bool {
+		asg[level] = u
+		for _, b := range checks[level] {
+			if b.Eval(asg...) != logic.True {
+				return ok
+			}
+		}
+		if level == k.headLevel && satisfied() {
+			return ok
+		}
+		run(level + 1)
+		return ok
+	}
 	run = func(level int) {
 		if level == len(asg) {
 			enforce()
 			return
 		}
-	values:
-		for u := 0; u < n && ok; u++ {
-			asg[level] = u
-			for _, b := range checks[level] {
-				if b.Eval(asg...) != logic.True {
-					continue values
-				}
+		g := k.gens[level]
+		switch g.kind {
+		case genUnary:
+			s.NonZeroUnary(g.index, func(u int) bool { return try(level, u) })
+		case genRow:
+			s.NonZeroRow(g.index, asg[g.other], func(u int) bool { return try(level, u) })
+		case genColumn:
+			s.NonZeroColumn(g.index, asg[g.other], func(u int) bool { return try(level, u) })
+		default:
+			for u := 0; u < n && ok; u++ {
+				try(level, u)
 			}
-			if level == k.headLevel && satisfied() {
-				continue
-			}
-			run(level + 1)
 		}
 	}
 	run(0)
 	return ok
+}
+
+// generator says where a loop level's candidate values come from.
+type generator struct {
+	kind  genKind
+	index int // table index of the predicate
+	other int // for rows and columns: the level of the atom's other variable
+}
+
+type genKind uint8
+
+const (
+	genAll    genKind = iota // every individual
+	genUnary                 // the u with p(u) != 0
+	genRow                   // the w with p(asg[other], w) != 0
+	genColumn                // the u with p(u, asg[other]) != 0
+)
+
+// generatorFor returns a generator for level l from conjunct c when c is a
+// positive atom whose only variable not bound before l is the level's
+// variable: a conjunct that must be 1 can only hold where the predicate is
+// not 0, so only those individuals need trying.
+func generatorFor(voc *tvl.Vocabulary, c logic.Formula, loop []logic.Var, l int, level func([]logic.Var) int) generator {
+	a, ok := c.(*logic.Atom)
+	if !ok {
+		return generator{}
+	}
+	p := voc.Lookup(a.Pred)
+	if p == nil {
+		return generator{}
+	}
+	v := loop[l]
+	switch {
+	case p.Arity == 1 && a.Args[0] == v:
+		return generator{kind: genUnary, index: p.Index}
+	case p.Arity == 2 && a.Args[1] == v && a.Args[0] != v:
+		if o := level([]logic.Var{a.Args[0]}); o < l {
+			return generator{kind: genRow, index: p.Index, other: o}
+		}
+	case p.Arity == 2 && a.Args[0] == v && a.Args[1] != v:
+		if o := level([]logic.Var{a.Args[1]}); o < l {
+			return generator{kind: genColumn, index: p.Index, other: o}
+		}
+	}
+	return generator{}
 }
 
 // bodyConjuncts splits a body into conjuncts, turning outer existential

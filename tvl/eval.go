@@ -73,6 +73,14 @@ func (c *Compiled) Bind(s *Structure) *Bound {
 	return &Bound{c: c, st: state{s: s, env: make([]int, c.slots), tc: make([]*closure, c.tcs)}}
 }
 
+// Rebind ties the formula to another structure, reusing the evaluation
+// state (no allocation): for callers that evaluate one formula on many
+// structures in turn.
+func (b *Bound) Rebind(s *Structure) {
+	b.st.s = s
+	clear(b.st.tc)
+}
+
 // Reset forgets cached closures, after the structure was changed.
 func (b *Bound) Reset() {
 	clear(b.st.tc)

@@ -2,6 +2,7 @@ package tvl
 
 import (
 	"fmt"
+	"math/bits"
 
 	"github.com/tvla-go/tvla/logic"
 )
@@ -581,3 +582,53 @@ func Merge(s *Structure, classOf []int, k int) *Structure {
 	}
 	return r
 }
+
+// NonZeroUnary calls f for every individual u with p(u) != 0, for the unary
+// predicate with table index i, in increasing order, until f returns false.
+func (s *Structure) NonZeroUnary(i int, f func(u int) bool) {
+	t := s.unary[i]
+	for w := range t.val {
+		bits := t.val[w] | t.half[w]
+		for bits != 0 {
+			b := bitsTrailingZeros(bits)
+			if !f(w<<6 | b) {
+				return
+			}
+			bits &= bits - 1
+		}
+	}
+}
+
+// NonZeroRow calls f for every w with p(u, w) != 0, for the binary
+// predicate with table index i, in increasing order, until f returns false.
+func (s *Structure) NonZeroRow(i, u int, f func(w int) bool) {
+	t := s.binary[i]
+	base := u * s.stride
+	for j := 0; j < s.stride; j++ {
+		bits := t.val[base+j] | t.half[base+j]
+		for bits != 0 {
+			b := bitsTrailingZeros(bits)
+			if !f(j<<6 | b) {
+				return
+			}
+			bits &= bits - 1
+		}
+	}
+}
+
+// NonZeroColumn calls f for every u with p(u, w) != 0, for the binary
+// predicate with table index i, in increasing order, until f returns false.
+func (s *Structure) NonZeroColumn(i, w int, f func(u int) bool) {
+	t := s.binary[i]
+	word, bit := w>>6, uint(w)&63
+	for u := 0; u < s.n; u++ {
+		j := u*s.stride + word
+		if (t.val[j]|t.half[j])>>bit&1 != 0 {
+			if !f(u) {
+				return
+			}
+		}
+	}
+}
+
+func bitsTrailingZeros(x uint64) int { return bits.TrailingZeros64(x) }

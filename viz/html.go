@@ -47,6 +47,7 @@ type reportData struct {
 	Title     string
 	Info      Info
 	Verdict   string
+	Reason    string // why the run stopped early
 	Tone      string // ok, bad or warn
 	Views     *Views
 	Program   *model.Program
@@ -79,7 +80,10 @@ func (v *Views) WriteHTML(w io.Writer, info Info) error {
 	}
 	switch {
 	case res.Incomplete:
-		d.Verdict, d.Tone = "stopped early: "+res.StopReason, "warn"
+		d.Verdict, d.Reason, d.Tone = "stopped early", res.StopReason, "warn"
+		if res.Stats.Messages > 0 {
+			d.Verdict += ", " + plural(res.Stats.Messages, "message") + " raised"
+		}
 	case res.Stats.Messages > 0:
 		d.Verdict, d.Tone = "not verified: "+plural(res.Stats.Messages, "message")+" raised", "bad"
 	default:
