@@ -297,9 +297,9 @@ func (e *Engine) Run(ctx context.Context, inputs []*tvl.Structure) (*Result, err
 		for _, ed := range st.out[loc] {
 			act := e.actions[ed.Action]
 			target := st.sets[ed.To]
-			for _, slot := range pending {
-				st.source = slotRef{loc, slot}
-				results, err := st.apply(act, loc, st.sets[loc].At(slot))
+			for _, pd := range pending {
+				st.source = slotRef{loc, pd.Slot}
+				results, err := st.apply(act, loc, pd.Structure)
 				if err != nil {
 					return nil, err
 				}

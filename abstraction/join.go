@@ -46,10 +46,19 @@ type StructureSet struct {
 	absNull []*tvl.Pred // nullary abstraction predicates
 	items   []*tvl.Structure
 	index   map[uint64][]int
-	// pending holds the indices of structures not yet processed, in the
-	// order they became pending.
-	pending []int
-	queued  []bool
+	// pending holds, in the order they arrived, the versions of
+	// structures not processed yet: a structure that grows by a join is
+	// queued again as it now is, and the older version stays queued too.
+	// Processing superseded versions is what TVLA does; it matters for
+	// the partial join, whose result depends on what was propagated
+	// before a merge.
+	pending []Pending
+}
+
+// Pending is a version of a stored structure awaiting processing.
+type Pending struct {
+	Slot      int
+	Structure *tvl.Structure
 }
 
 // NewStructureSet returns an empty set with the given join.
@@ -126,35 +135,24 @@ func (ss *StructureSet) Add(s *tvl.Structure) (slot int, changed bool) {
 		}
 		merged.Freeze()
 		ss.items[i] = merged
-		ss.markPending(i)
+		ss.pending = append(ss.pending, Pending{i, merged})
 		return i, true
 	}
 	i := len(ss.items)
 	ss.items = append(ss.items, s)
-	ss.queued = append(ss.queued, false)
 	ss.index[k] = append(ss.index[k], i)
-	ss.markPending(i)
+	ss.pending = append(ss.pending, Pending{i, s})
 	return i, true
 }
 
 // At returns the structure in a slot.
 func (ss *StructureSet) At(slot int) *tvl.Structure { return ss.items[slot] }
 
-func (ss *StructureSet) markPending(i int) {
-	if !ss.queued[i] {
-		ss.queued[i] = true
-		ss.pending = append(ss.pending, i)
-	}
-}
-
-// TakePending returns the slots of the structures not processed yet, in
-// order, and marks them processed.
-func (ss *StructureSet) TakePending() []int {
-	out := append([]int(nil), ss.pending...)
-	for _, i := range ss.pending {
-		ss.queued[i] = false
-	}
-	ss.pending = ss.pending[:0]
+// TakePending returns the versions awaiting processing, in order, and
+// empties the queue.
+func (ss *StructureSet) TakePending() []Pending {
+	out := ss.pending
+	ss.pending = nil
 	return out
 }
 
