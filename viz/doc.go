@@ -24,7 +24,11 @@
 // of a run — the CFG, the structures per location, each message's structure
 // and the steps of its abstract trace — and the Views it returns are
 // written as a folder of SVG files (WriteSVGDir) or as one self-contained
-// HTML report (WriteHTML: inline SVG, CSS and script, no network).
+// HTML report (WriteHTML: inline SVG, CSS and script, no network). The
+// report links the CFG's locations to their galleries and each message to
+// its trace; j/k (or the arrow keys) step through the structures, n/p
+// through the sections, z enlarges the current structure, ? lists the
+// keys, and the address names the structure selected (#fig-NAME).
 //
 // Output is deterministic: the same result gives the same bytes.
 package viz

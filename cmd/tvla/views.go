@@ -59,6 +59,9 @@ func writeViews(o *runOptions, prog *model.Program, res *abstraction.Result, pro
 	views, err := viz.Render(ctx, prog, res, bar.update)
 	bar.done()
 	if err != nil {
+		if ctx.Err() != nil {
+			return fmt.Errorf("rendering pictures: interrupted; no SVG or HTML written")
+		}
 		return err
 	}
 	if o.svgDir != "" {
