@@ -43,11 +43,6 @@ type constraint struct {
 	// gens[i] says how level i finds candidate values: all individuals,
 	// or only those a positive atom there can hold for.
 	gens []generator
-	// Evaluation state reused from one application to the next (a
-	// Coercer is used by one goroutine at a time).
-	bound [][]*tvl.Bound
-	asg   []int
-	hargs []int
 	// reads lists the predicates whose change can break the constraint.
 	reads []*tvl.Pred
 	// usesEq: the constraint reads equality, so sm changes matter.
@@ -55,17 +50,37 @@ type constraint struct {
 }
 
 // Coercer enforces a program's constraints on structures (thesis
-// §4.3.2); it is used by one goroutine at a time: where a body is 1 it sharpens a 1/2 head, discards the
+// §4.3.2): where a body is 1 it sharpens a 1/2 head, discards the
 // structure when the head is 0, and makes a summary individual
-// non-summary when an equality head needs it.
+// non-summary when an equality head needs it. A Coercer is used by one
+// goroutine at a time.
 type Coercer struct {
 	voc  *tvl.Vocabulary
 	cons []*constraint
 	// byPred lists, per predicate ID, the constraints that read it.
 	byPred [][]int
+	// scratch[i] is constraint i's evaluation state, reused from one
+	// application to the next; it is why a Coercer serves one goroutine
+	// at a time (Fork gives another goroutine its own).
+	scratch []*constraintScratch
 	// Trace, when set, is told of every sharpening and discard (for
 	// debugging a model's constraints).
 	Trace func(constraint string, what string)
+}
+
+// constraintScratch is the mutable part of applying a constraint.
+type constraintScratch struct {
+	bound [][]*tvl.Bound
+	asg   []int
+	hargs []int
+}
+
+// Fork returns a Coercer with the same constraints and its own evaluation
+// state, for use by another goroutine.
+func (c *Coercer) Fork() *Coercer {
+	f := *c
+	f.scratch = make([]*constraintScratch, len(c.cons))
+	return &f
 }
 
 // NewCoercer compiles constraints over voc.
@@ -86,6 +101,7 @@ func NewCoercer(voc *tvl.Vocabulary, cons []predicates.Constraint) (*Coercer, er
 			c.byPred[sm] = append(c.byPred[sm], idx)
 		}
 	}
+	c.scratch = make([]*constraintScratch, len(c.cons))
 	return c, nil
 }
 
@@ -235,7 +251,7 @@ func (c *Coercer) Coerce(s *tvl.Structure, changed []*tvl.Pred) CoerceResult {
 				continue
 			}
 			active[i] = false
-			ok := c.apply(s, k, touched, &res)
+			ok := c.apply(s, i, k, touched, &res)
 			if !ok {
 				res.Consistent = false
 				return res
@@ -259,7 +275,7 @@ func (c *Coercer) Coerce(s *tvl.Structure, changed []*tvl.Pred) CoerceResult {
 
 // apply enforces one constraint over every assignment; it returns false
 // when the structure must be discarded.
-func (c *Coercer) apply(s *tvl.Structure, k *constraint, touched predSet, res *CoerceResult) bool {
+func (c *Coercer) apply(s *tvl.Structure, idx int, k *constraint, touched predSet, res *CoerceResult) bool {
 	if k.kind == headTrue {
 		return true
 	}
@@ -268,23 +284,24 @@ func (c *Coercer) apply(s *tvl.Structure, k *constraint, touched predSet, res *C
 			return true
 		}
 	}
-	if k.bound == nil {
-		k.bound = make([][]*tvl.Bound, len(k.checks))
+	sc := c.scratch[idx]
+	if sc == nil {
+		sc = &constraintScratch{bound: make([][]*tvl.Bound, len(k.checks)),
+			asg: make([]int, len(k.loop)), hargs: make([]int, len(k.args))}
 		for i, cs := range k.checks {
 			for _, cc := range cs {
-				k.bound[i] = append(k.bound[i], cc.Bind(s))
+				sc.bound[i] = append(sc.bound[i], cc.Bind(s))
 			}
 		}
-		k.asg = make([]int, len(k.loop))
-		k.hargs = make([]int, len(k.args))
+		c.scratch[idx] = sc
 	} else {
-		for _, bs := range k.bound {
+		for _, bs := range sc.bound {
 			for _, b := range bs {
 				b.Rebind(s)
 			}
 		}
 	}
-	checks := k.bound
+	checks := sc.bound
 	reset := func() {
 		for _, bs := range checks {
 			for _, b := range bs {
@@ -292,7 +309,7 @@ func (c *Coercer) apply(s *tvl.Structure, k *constraint, touched predSet, res *C
 			}
 		}
 	}
-	asg, args := k.asg, k.hargs
+	asg, args := sc.asg, sc.hargs
 	clear(asg)
 	n := s.Size()
 	ok := true

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"runtime"
 	"time"
 
 	"github.com/tvla-go/tvla/logic"
@@ -32,6 +33,9 @@ type Options struct {
 	// that actions do not update by hand (TVLA's default,
 	// tvla.differencing.difference); without it they keep their values.
 	Differencing bool
+	// Workers is how many goroutines apply actions; 0 means one per
+	// CPU. The result does not depend on it.
+	Workers int
 	// Progress, when set, is called now and then with the statistics so
 	// far.
 	Progress func(Stats)
@@ -247,12 +251,10 @@ type state struct {
 	msgSeen  map[string]bool
 	stats    Stats
 	start    time.Time
-	// broken says why the run had to stop, when an update broke a
-	// constraint.
-	broken   string
 	arrivals map[slotRef][]arrival
 	// source is the stored structure being processed, for messages.
-	source slotRef
+	source  slotRef
+	workers []*worker
 }
 
 // Run explores the program from the input structures (placed at the
@@ -268,6 +270,13 @@ func (e *Engine) Run(ctx context.Context, inputs []*tvl.Structure) (*Result, err
 		st.out[ed.From] = append(st.out[ed.From], ed)
 	}
 	st.rpo = e.reversePostOrder(st.out)
+	n := e.opts.Workers
+	if n <= 0 {
+		n = runtime.GOMAXPROCS(0)
+	}
+	for i := 0; i < n; i++ {
+		st.workers = append(st.workers, &worker{e: e, coerce: e.coerce.Fork()})
+	}
 	if len(e.prog.Locations) == 0 {
 		return st.result("", false), nil
 	}
@@ -294,36 +303,55 @@ func (e *Engine) Run(ctx context.Context, inputs []*tvl.Structure) (*Result, err
 		delete(work, loc)
 		st.stats.Iterations++
 		pending := st.sets[loc].TakePending()
+		// Every (edge, pending structure) application of this iteration
+		// reads only its own structure, so they run in parallel; their
+		// outcomes are joined in the sequential order, which keeps the
+		// result independent of the number of workers.
+		var tasks []task
 		for _, ed := range st.out[loc] {
-			act := e.actions[ed.Action]
-			target := st.sets[ed.To]
 			for _, pd := range pending {
-				st.source = slotRef{loc, pd.Slot}
-				results, err := st.apply(act, loc, pd.Structure)
-				if err != nil {
-					return nil, err
+				tasks = append(tasks, task{loc: loc, edge: ed, act: e.actions[ed.Action], pending: pd})
+			}
+		}
+		b := st.startBatch(tasks)
+		for i, t := range tasks {
+			o := b.wait(i)
+			if o.err != nil {
+				b.cancel()
+				return nil, o.err
+			}
+			st.source = slotRef{loc, t.pending.Slot}
+			st.stats.Breaches += o.stats.Breaches
+			st.stats.FocusTime += o.stats.FocusTime
+			st.stats.CoerceTime += o.stats.CoerceTime
+			st.stats.UpdateTime += o.stats.UpdateTime
+			st.stats.BlurTime += o.stats.BlurTime
+			for _, m := range o.messages {
+				st.message(loc, t.act, m.text, m.structure)
+			}
+			target := st.sets[t.edge.To]
+			for _, r := range o.results {
+				st.stats.Examined++
+				t0 := time.Now()
+				to, changed := target.Add(r)
+				st.stats.JoinTime += time.Since(t0)
+				if changed {
+					work[t.edge.To] = true
 				}
-				for _, r := range results {
-					st.stats.Examined++
-					t0 := time.Now()
-					to, changed := target.Add(r)
-					st.stats.JoinTime += time.Since(t0)
-					if changed {
-						work[ed.To] = true
-					}
-					ref := slotRef{ed.To, to}
-					st.arrivals[ref] = append(st.arrivals[ref], arrival{from: st.source, action: act.src.Title})
-				}
-				if st.broken != "" {
-					r := st.result(st.broken, true)
-					r.StoppedOnMessage = true
-					return r, nil
-				}
-				if reason := st.limitReached(); reason != "" {
-					r := st.result(reason, true)
-					r.StoppedOnMessage = st.stats.Messages > 0 && st.e.opts.MaxMessages > 0 && st.stats.Messages >= st.e.opts.MaxMessages
-					return r, nil
-				}
+				ref := slotRef{t.edge.To, to}
+				st.arrivals[ref] = append(st.arrivals[ref], arrival{from: st.source, action: t.act.src.Title})
+			}
+			if o.broken != "" {
+				b.cancel()
+				r := st.result(o.broken, true)
+				r.StoppedOnMessage = true
+				return r, nil
+			}
+			if reason := st.limitReached(); reason != "" {
+				b.cancel()
+				r := st.result(reason, true)
+				r.StoppedOnMessage = st.stats.Messages > 0 && st.e.opts.MaxMessages > 0 && st.stats.Messages >= st.e.opts.MaxMessages
+				return r, nil
 			}
 		}
 		if e.opts.Progress != nil && st.stats.Iterations%64 == 0 {
@@ -405,8 +433,8 @@ func (e *Engine) reversePostOrder(out map[string][]*model.Edge) map[string]int {
 
 // apply runs one action on one stored structure: Focus, Coerce,
 // precondition, messages, update, Coerce, Blur.
-func (st *state) apply(act *Action, loc string, s *tvl.Structure) ([]*tvl.Structure, error) {
-	e := st.e
+func (w *worker) apply(act *Action, loc string, s *tvl.Structure) (o outcome) {
+	e := w.e
 	work := []*tvl.Structure{s.Clone()}
 	coerced := map[*tvl.Structure]bool{}
 	unsplit := work[0]
@@ -419,8 +447,8 @@ func (st *state) apply(act *Action, loc string, s *tvl.Structure) ([]*tvl.Struct
 		// ever sharpens, so skipping it costs precision at most, and on
 		// the reference examples it costs none).
 		refine := func(t *tvl.Structure) bool {
-			r := e.coerce.Coerce(t, nil)
-			st.stats.Breaches += r.Breaches
+			r := w.coerce.Coerce(t, nil)
+			o.stats.Breaches += r.Breaches
 			if r.Consistent {
 				coerced[t] = true
 			}
@@ -431,13 +459,14 @@ func (st *state) apply(act *Action, loc string, s *tvl.Structure) ([]*tvl.Struct
 			for _, t := range work {
 				parts, err := fo.Focus(t, refine)
 				if err != nil {
-					return nil, fmt.Errorf("action %s at %s: %w", act.src.Title, loc, err)
+					o.err = fmt.Errorf("action %s at %s: %w", act.src.Title, loc, err)
+					return o
 				}
 				next = append(next, parts...)
 			}
 			work = next
 		}
-		st.stats.FocusTime += time.Since(t0)
+		o.stats.FocusTime += time.Since(t0)
 	}
 	if e.order.coerceBefore {
 		t0 := time.Now()
@@ -447,41 +476,40 @@ func (st *state) apply(act *Action, loc string, s *tvl.Structure) ([]*tvl.Struct
 				kept = append(kept, t)
 				continue
 			}
-			r := e.coerce.Coerce(t, nil)
-			st.stats.Breaches += r.Breaches
+			r := w.coerce.Coerce(t, nil)
+			o.stats.Breaches += r.Breaches
 			if r.Consistent {
 				kept = append(kept, t)
 			}
 		}
 		work = kept
-		st.stats.CoerceTime += time.Since(t0)
+		o.stats.CoerceTime += time.Since(t0)
 	}
-	var out []*tvl.Structure
 	for _, t := range work {
 		t.Freeze()
 		for _, b := range act.preconditionBindings(t) {
 			for _, text := range messages(act.preMsgs, t, b) {
-				st.message(loc, act, text, t)
+				o.messages = append(o.messages, raised{text, t})
 			}
 			t0 := time.Now()
 			post := act.update(t, b)
-			st.stats.UpdateTime += time.Since(t0)
+			o.stats.UpdateTime += time.Since(t0)
 			for _, text := range messages(act.postMsgs, post, b) {
-				st.message(loc, act, text, t)
+				o.messages = append(o.messages, raised{text, t})
 			}
 			if e.order.coerceAfter {
 				t0 := time.Now()
-				r := e.coerce.Coerce(post, act.changes)
-				st.stats.Breaches += r.Breaches
-				st.stats.CoerceTime += time.Since(t0)
+				r := w.coerce.Coerce(post, act.changes)
+				o.stats.Breaches += r.Breaches
+				o.stats.CoerceTime += time.Since(t0)
 				if !r.Consistent {
 					if e.opts.BreakIfCoerceAfterUpdateFailed {
 						// Stop, as TVLA does: the update formulas are wrong or
 						// the state was invalid. It is reported as a message
 						// (TVLA only prints it), so the verdict is "not
 						// verified".
-						st.message(loc, act, "a constraint is breached after the update: "+r.Violated, t)
-						st.broken = fmt.Sprintf("Coerce found a structure inconsistent after the update of action %s at %s: "+
+						o.messages = append(o.messages, raised{"a constraint is breached after the update: " + r.Violated, t})
+						o.broken = fmt.Sprintf("Coerce found a structure inconsistent after the update of action %s at %s: "+
 							"constraint %s is breached (set tvla.engine.breakIfCoerceAfterUpdateFailed=false to drop such structures instead)",
 							act.src.Title, loc, r.Violated)
 						// The rest of this application's results still
@@ -493,11 +521,11 @@ func (st *state) apply(act *Action, loc string, s *tvl.Structure) ([]*tvl.Struct
 			t0 = time.Now()
 			blurred, _ := Blur(post, e.abs)
 			blurred.Freeze()
-			st.stats.BlurTime += time.Since(t0)
-			out = append(out, blurred)
+			o.stats.BlurTime += time.Since(t0)
+			o.results = append(o.results, blurred)
 		}
 	}
-	return out, nil
+	return o
 }
 
 // message records a message once per location, text and structure.

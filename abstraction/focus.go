@@ -2,6 +2,7 @@ package abstraction
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/tvla-go/tvla/logic"
 	"github.com/tvla-go/tvla/tvl"
@@ -22,7 +23,9 @@ type Focuser struct {
 	formula logic.Formula
 	vars    []logic.Var
 	root    *tvl.Compiled
-	subs    map[logic.Formula]*tvl.Compiled
+	// subs caches compiled subformulas; workers share it.
+	mu   sync.RWMutex
+	subs map[logic.Formula]*tvl.Compiled
 }
 
 // NewFocuser compiles f over voc.
@@ -119,7 +122,9 @@ func (fo *Focuser) unknownLiteral(t *tvl.Structure) (*literal, error) {
 
 // eval evaluates subformula g under env.
 func (fo *Focuser) eval(t *tvl.Structure, g logic.Formula, env map[logic.Var]int) logic.Kleene {
+	fo.mu.RLock()
 	c, ok := fo.subs[g]
+	fo.mu.RUnlock()
 	if !ok {
 		var err error
 		c, err = tvl.Compile(g, fo.voc, logic.FreeVars(g))
@@ -127,7 +132,9 @@ func (fo *Focuser) eval(t *tvl.Structure, g logic.Formula, env map[logic.Var]int
 			// Subformulas of a compiled formula always compile.
 			panic(err)
 		}
+		fo.mu.Lock()
 		fo.subs[g] = c
+		fo.mu.Unlock()
 	}
 	free := c.Free()
 	asg := make([]int, len(free))

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -182,5 +183,44 @@ func TestExplainUpdates(t *testing.T) {
 	code, _, errOut = runCLI("run", sll("reverse.tvp"), "--explain-updates", "Nope")
 	if code != exitInput || !strings.Contains(errOut, `no action "Nope" is used`) {
 		t.Errorf("exit %d, %q", code, errOut)
+	}
+}
+
+// The result must not depend on the number of workers: same table, same
+// messages and traces, same TVS and DOT, byte for byte.
+func TestWorkersDoNotChangeOutputs(t *testing.T) {
+	for _, prog := range []string{"merge.tvp", "search_nullderef.tvp", "insert.tvp"} {
+		outputs := map[int][]string{}
+		for _, n := range []int{1, 4} {
+			dir := t.TempDir()
+			tvs, dotf := filepath.Join(dir, "out.tvs"), filepath.Join(dir, "out.dot")
+			code, stdout, stderr := runCLI("run", sll(prog), "-q", "--trace", "--workers", strconv.Itoa(n), "--tvs", tvs, "--dot", dotf)
+			if code > 1 {
+				t.Fatalf("%s --workers %d: exit %d: %s", prog, n, code, stderr)
+			}
+			var table []string
+			for _, line := range strings.Split(stdout, "\n") {
+				if !strings.HasPrefix(line, "time ") {
+					table = append(table, line)
+				}
+			}
+			tvsText, err := os.ReadFile(tvs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dotText, err := os.ReadFile(dotf)
+			if err != nil {
+				t.Fatal(err)
+			}
+			outputs[n] = []string{strings.Join(table, "\n"), string(tvsText), string(dotText)}
+		}
+		for i, what := range []string{"report", "TVS", "DOT"} {
+			if outputs[1][i] != outputs[4][i] {
+				t.Errorf("%s: the %s with 4 workers differs from 1 worker's", prog, what)
+			}
+		}
+		if !strings.Contains(outputs[1][0], "structures stored") {
+			t.Errorf("%s: no report:\n%s", prog, outputs[1][0])
+		}
 	}
 }

@@ -45,6 +45,7 @@ type runOptions struct {
 	// explainUpdates names an action whose derived updates to print.
 	explainUpdates string
 	trace          bool
+	workers        int
 }
 
 var actionOrder = regexp.MustCompile(`^f?c?puc?b$`)
@@ -89,6 +90,7 @@ Exit status: 0 verified (no message), 1 messages raised, 2 bad input,
 	f.StringVar(&o.htmlOut, "html", "", "write a self-contained HTML report to `FILE`")
 	f.StringVar(&o.jsonOut, "json", "", "write the JSON summary to `FILE` (- for standard output)")
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "no progress output")
+	f.IntVar(&o.workers, "workers", 0, "apply actions on `N` goroutines; 0 means one per CPU (the result is the same for any N)")
 	f.StringArrayVar(&o.paths, "path", nil, "add `DIR` to the #include search path")
 	f.BoolVar(&o.trace, "trace", false, "print, for every message, a shortest abstract trace from an input structure")
 	f.StringVar(&o.explainUpdates, "explain-updates", "", "print the update formulas finite differencing derives for `ACTION` (a name, or a use such as \"Copy(x, y)\"), and stop")
@@ -110,6 +112,9 @@ func (o *runOptions) validate() error {
 	}
 	if o.maxStructures < 0 || o.maxMessages < 0 {
 		return usageError("limits must not be negative")
+	}
+	if o.workers < 0 {
+		return usageError("--workers must not be negative")
 	}
 	for _, d := range o.defines {
 		if _, _, err := parseDefine(d); err != nil {
@@ -167,6 +172,7 @@ func runAnalysis(cmd *cobra.Command, o *runOptions, args []string) error {
 		Join: join, ActionOrder: o.action, MaxStructures: o.maxStructures, MaxMessages: o.maxMessages,
 		BreakIfCoerceAfterUpdateFailed: o.breakIfCoerceFails,
 		Differencing:                   o.differencing,
+		Workers:                        o.workers,
 	}
 	progress := newProgress(stderr, o.quiet)
 	opts.Progress = progress.update

@@ -1,0 +1,111 @@
+package abstraction
+
+import (
+	"sync"
+	"sync/atomic"
+
+	"github.com/tvla-go/tvla/model"
+	"github.com/tvla-go/tvla/tvl"
+)
+
+// worker applies actions to structures for one goroutine: it owns the
+// mutable evaluation state (a Coercer of its own).
+type worker struct {
+	e      *Engine
+	coerce *Coercer
+}
+
+// task is one application of an edge's action to a pending structure.
+type task struct {
+	loc     string
+	edge    *model.Edge
+	act     *Action
+	pending Pending
+}
+
+// raised is a message an application raised, before the engine records
+// it (and drops it when already seen).
+type raised struct {
+	text      string
+	structure *tvl.Structure
+}
+
+// outcome is what one application produced. Only the engine's goroutine
+// folds outcomes into the run, in task order.
+type outcome struct {
+	results  []*tvl.Structure
+	messages []raised
+	// broken is set when an update broke a constraint and the run must
+	// stop (TVLA's breakIfCoerceAfterUpdateFailed).
+	broken string
+	// stats holds this application's breaches and phase times.
+	stats Stats
+	err   error
+}
+
+// batch runs a location's tasks on the workers. Workers take tasks in
+// ascending order, so the one the engine waits for next is always being
+// worked on or done.
+type batch struct {
+	tasks []task
+	outs  []outcome
+	done  []chan struct{}
+	next  atomic.Int64
+	stop  atomic.Bool
+	wg    sync.WaitGroup
+	// inline: one worker, or one task; tasks are then applied lazily by
+	// wait, on the engine's goroutine.
+	inline *worker
+}
+
+// startBatch begins applying tasks.
+func (st *state) startBatch(tasks []task) *batch {
+	b := &batch{tasks: tasks, outs: make([]outcome, len(tasks))}
+	n := min(len(st.workers), len(tasks))
+	if n <= 1 {
+		b.inline = st.workers[0]
+		return b
+	}
+	b.done = make([]chan struct{}, len(tasks))
+	for i := range b.done {
+		b.done[i] = make(chan struct{})
+	}
+	b.wg.Add(n)
+	for _, w := range st.workers[:n] {
+		go func() {
+			defer b.wg.Done()
+			for !b.stop.Load() {
+				i := int(b.next.Add(1) - 1)
+				if i >= len(b.tasks) {
+					return
+				}
+				t := b.tasks[i]
+				b.outs[i] = w.apply(t.act, t.loc, t.pending.Structure)
+				close(b.done[i])
+			}
+		}()
+	}
+	return b
+}
+
+// wait returns task i's outcome once it is ready.
+func (b *batch) wait(i int) outcome {
+	if b.inline != nil {
+		t := b.tasks[i]
+		return b.inline.apply(t.act, t.loc, t.pending.Structure)
+	}
+	<-b.done[i]
+	o := b.outs[i]
+	b.outs[i] = outcome{} // let the structures go once folded in
+	return o
+}
+
+// cancel stops the workers after the tasks they are on and waits for
+// them.
+func (b *batch) cancel() {
+	if b.inline != nil {
+		return
+	}
+	b.stop.Store(true)
+	b.wg.Wait()
+}
