@@ -33,6 +33,10 @@ type Options struct {
 	// that actions do not update by hand (TVLA's default,
 	// tvla.differencing.difference); without it they keep their values.
 	Differencing bool
+	// Closure chooses which contrapositives of instrumentation
+	// definitions Coerce enforces: the full closure (the zero value) or
+	// TVLA 3's.
+	Closure predicates.Closure
 	// Workers is how many goroutines apply actions; 0 means one per
 	// CPU. The result does not depend on it.
 	Workers int
@@ -190,7 +194,7 @@ func NewEngine(prog *model.Program, opts Options) (*Engine, error) {
 	if err := e.parseOrder(opts.ActionOrder); err != nil {
 		return nil, err
 	}
-	coercer, err := NewCoercer(e.voc.Tvl(), predicates.Constraints(e.voc))
+	coercer, err := NewCoercer(e.voc.Tvl(), predicates.ConstraintsWith(e.voc, opts.Closure))
 	if err != nil {
 		return nil, err
 	}

@@ -21,12 +21,52 @@ func (c Constraint) String() string {
 	return logic.String(c.Body) + " ==> " + logic.String(c.Head)
 }
 
-// Constraints derives the constraints Coerce enforces: one per
+// Closure chooses which contrapositives Coerce derives from the two
+// constraints of an instrumentation definition.
+type Closure int
+
+const (
+	// ClosureFull derives one for every literal of a conjunctive body
+	// (existential quantifiers dropped, their variables free), a body of
+	// one literal included: from h(v) = E(u) n(v, u) it derives
+	// !h(v) ==> !n(v, u). Every such constraint is valid, so this is
+	// sound and sharper than TVLA.
+	ClosureFull Closure = iota
+	// ClosureTVLA derives them only for bodies of two or more conjuncts,
+	// which is what TVLA 3 does (established by running it on small
+	// programs: a 1/2 n(p, q) stays 1/2 beside h(p) = 0).
+	ClosureTVLA
+)
+
+// ParseClosure reads a closure name: full or tvla.
+func ParseClosure(s string) (Closure, error) {
+	switch s {
+	case "full":
+		return ClosureFull, nil
+	case "tvla":
+		return ClosureTVLA, nil
+	}
+	return 0, fmt.Errorf("unknown closure %q (want full or tvla)", s)
+}
+
+func (c Closure) String() string {
+	if c == ClosureTVLA {
+		return "tvla"
+	}
+	return "full"
+}
+
+// Constraints derives the constraints Coerce enforces with the full
+// closure; see ConstraintsWith.
+func Constraints(v *Vocabulary) []Constraint { return ConstraintsWith(v, ClosureFull) }
+
+// ConstraintsWith derives the constraints Coerce enforces: one per
 // consistency rule (written or implied by properties), two per
 // instrumentation predicate (its definition implies it, and the negation
 // of its definition implies its negation), and, for those two, the
-// extended Horn closure when the body is a conjunction of literals.
-func Constraints(v *Vocabulary) []Constraint {
+// extended Horn closure when the body is a conjunction of literals (of
+// at least two, with ClosureTVLA).
+func ConstraintsWith(v *Vocabulary, closure Closure) []Constraint {
 	var out []Constraint
 	seen := map[string]bool{}
 	add := func(c Constraint) {
@@ -45,7 +85,7 @@ func Constraints(v *Vocabulary) []Constraint {
 	withClosure := func(body, head logic.Formula, origin string) {
 		body = logic.NNF(body)
 		add(Constraint{Body: body, Head: head, Origin: origin})
-		for _, c := range hornClosure(body, head, v) {
+		for _, c := range hornClosure(body, head, v, closure) {
 			c.Origin = origin + " (contrapositive)"
 			add(c)
 		}
@@ -71,10 +111,10 @@ func Constraints(v *Vocabulary) []Constraint {
 // hornClosure returns, for body = a1 & ... & an (after dropping outer
 // existential quantifiers, whose variables become free) and head a0, the
 // constraints !a0 & (the other ai) ▷ !ai, for each ai that can be a head.
-func hornClosure(body, head logic.Formula, v *Vocabulary) []Constraint {
+func hornClosure(body, head logic.Formula, v *Vocabulary, closure Closure) []Constraint {
 	body = stripExists(body, logic.FreeVars(head))
 	lits, ok := conjuncts(body)
-	if !ok || len(lits) == 0 {
+	if !ok || len(lits) == 0 || (closure == ClosureTVLA && len(lits) < 2) {
 		return nil
 	}
 	if !isLiteral(head) {

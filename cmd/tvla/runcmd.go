@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tvla-go/tvla/abstraction"
+	"github.com/tvla-go/tvla/predicates"
 	"github.com/tvla-go/tvla/tvp"
 )
 
@@ -46,6 +47,7 @@ type runOptions struct {
 	explainUpdates string
 	trace          bool
 	workers        int
+	closure        string
 }
 
 var actionOrder = regexp.MustCompile(`^f?c?puc?b$`)
@@ -92,6 +94,7 @@ Exit status: 0 verified (no message), 1 messages raised, 2 bad input,
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "no progress output")
 	f.IntVar(&o.workers, "workers", 0, "apply actions on `N` goroutines; 0 means one per CPU (the result is the same for any N)")
 	f.StringArrayVar(&o.paths, "path", nil, "add `DIR` to the #include search path")
+	f.StringVar(&o.closure, "closure", "full", "which contrapositives of instrumentation definitions Coerce enforces: full (sharper, sound) or tvla (only for bodies of two or more conjuncts, as TVLA 3)")
 	f.BoolVar(&o.trace, "trace", false, "print, for every message, a shortest abstract trace from an input structure")
 	f.StringVar(&o.explainUpdates, "explain-updates", "", "print the update formulas finite differencing derives for `ACTION` (a name, or a use such as \"Copy(x, y)\"), and stop")
 	f.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the analysis to `FILE` (for developers)")
@@ -106,6 +109,9 @@ func (o *runOptions) validate() error {
 		return usageError("--join ind is not supported yet: it needs individuals that may not exist (TVLA's ac predicate); use part or rel")
 	default:
 		return usageError("--join must be rel, part or ind, not %q", o.join)
+	}
+	if _, err := predicates.ParseClosure(o.closure); err != nil {
+		return usageError("--closure: %v", err)
 	}
 	if !actionOrder.MatchString(o.action) {
 		return usageError("--action must match [f][c]pu[c]b, not %q", o.action)
@@ -174,6 +180,7 @@ func runAnalysis(cmd *cobra.Command, o *runOptions, args []string) error {
 		Differencing:                   o.differencing,
 		Workers:                        o.workers,
 	}
+	opts.Closure, _ = predicates.ParseClosure(o.closure)
 	progress := newProgress(stderr, o.quiet)
 	opts.Progress = progress.update
 	if err := checkViews(o); err != nil {
