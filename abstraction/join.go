@@ -17,6 +17,10 @@ const (
 	JoinPartial JoinKind = iota
 	// JoinRelational keeps every structure up to isomorphism: "rel".
 	JoinRelational
+	// JoinConcrete runs the program on two-valued structures, without
+	// Blur, keeping every structure up to isomorphism: "conc", TVLA's
+	// name (concrete.go).
+	JoinConcrete
 )
 
 // ParseJoin reads a join name as the command line writes it.
@@ -26,13 +30,18 @@ func ParseJoin(s string) (JoinKind, error) {
 		return JoinPartial, nil
 	case "rel":
 		return JoinRelational, nil
+	case "conc":
+		return JoinConcrete, nil
 	}
-	return 0, fmt.Errorf("unknown join %q (want rel or part)", s)
+	return 0, fmt.Errorf("unknown join %q (want rel, part or conc)", s)
 }
 
 func (k JoinKind) String() string {
-	if k == JoinRelational {
+	switch k {
+	case JoinRelational:
 		return "rel"
+	case JoinConcrete:
+		return "conc"
 	}
 	return "part"
 }
@@ -75,6 +84,9 @@ func (ss *StructureSet) Structures() []*tvl.Structure { return ss.items }
 
 // key hashes what decides which stored structure s may merge with.
 func (ss *StructureSet) key(s *tvl.Structure) uint64 {
+	if ss.kind == JoinConcrete {
+		return s.Hash() // not blurred: individuals in no canonical order
+	}
 	if ss.kind == JoinRelational {
 		return s.OrderedHash()
 	}
@@ -122,6 +134,12 @@ func (ss *StructureSet) Add(s *tvl.Structure) (slot int, changed bool) {
 		old := ss.items[i]
 		if ss.kind == JoinRelational {
 			if tvl.Equal(old, s) {
+				return i, false
+			}
+			continue
+		}
+		if ss.kind == JoinConcrete {
+			if _, iso := tvl.Isomorphic(old, s); iso {
 				return i, false
 			}
 			continue
