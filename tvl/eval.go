@@ -246,20 +246,7 @@ func (c *compiler) compile(f logic.Formula) (evalNode, error) {
 			return then(st).Join(els(st))
 		}, nil
 	case *logic.Quant:
-		return c.bind(g.Vars, func(slots []int) (evalNode, error) {
-			body, err := c.compile(g.Body)
-			if err != nil {
-				return nil, err
-			}
-			for i := len(slots) - 1; i >= 0; i-- {
-				if g.Kind == logic.Exists {
-					body = exists(slots[i], body)
-				} else {
-					body = forall(slots[i], body)
-				}
-			}
-			return body, nil
-		})
+		return c.quant(g)
 	case *logic.TC:
 		return c.tc(g)
 	case *logic.Closure:
@@ -338,38 +325,6 @@ func (c *compiler) binary(g *logic.Binary) (evalNode, error) {
 		}, nil
 	}
 	return func(st *state) Kleene { return l(st).Iff(r(st)) }, nil
-}
-
-func exists(slot int, body evalNode) evalNode {
-	return func(st *state) Kleene {
-		res := logic.False
-		for u := 0; u < st.s.n; u++ {
-			st.env[slot] = u
-			if v := body(st); v > res {
-				if v == logic.True {
-					return v
-				}
-				res = v
-			}
-		}
-		return res
-	}
-}
-
-func forall(slot int, body evalNode) evalNode {
-	return func(st *state) Kleene {
-		res := logic.True
-		for u := 0; u < st.s.n; u++ {
-			st.env[slot] = u
-			if v := body(st); v < res {
-				if v == logic.False {
-					return v
-				}
-				res = v
-			}
-		}
-		return res
-	}
 }
 
 // closure is the transitive closure of a three-valued binary relation as

@@ -1,0 +1,345 @@
+package tvl
+
+import (
+	"github.com/tvla-go/tvla/logic"
+)
+
+// Quantifiers are evaluated as nested loops over their variables, like a
+// database join: the body is split into conjuncts (for A, the conjuncts
+// of its negation: A x. f is !E x. !f), each variable takes its values
+// from a positive atom conjunct that can only hold where its bit table is
+// non-zero (p(x), p(y, x) or p(x, y) with y bound, x == y), and each
+// conjunct is checked as soon as its variables are bound. Skipping the
+// values where a conjunct is 0 is exact: such an assignment contributes 0
+// to the maximum that E takes. This turns the n^k scans of bodies such as
+// E(u1, u2, u3) next(v, u1) & spec(v, u2) & next(u2, u3) & spec(u1, u3)
+// into walks along the few edges that exist.
+
+// genKind says where a loop level takes its candidate values from.
+type genKind uint8
+
+const (
+	genAll    genKind = iota // every individual
+	genUnary                 // p(x) != 0
+	genRow                   // p(y, x) != 0, y bound
+	genColumn                // p(x, y) != 0, y bound
+	genEqual                 // x == y, y bound: y only
+)
+
+// quantLevel binds one variable.
+type quantLevel struct {
+	slot  int
+	gen   genKind
+	table int // the generating predicate's table index
+	other int // the bound variable's slot (row, column, equal)
+	// checks are the conjuncts whose variables are all bound once this
+	// level's is.
+	checks []evalNode
+}
+
+// quantNode evaluates E(levels) conjuncts, negated for A.
+type quantNode struct {
+	negate bool
+	pre    []evalNode // conjuncts without quantified variables
+	levels []quantLevel
+}
+
+func (c *compiler) quant(g *logic.Quant) (evalNode, error) {
+	// E x. E y. f and A x. A y. f are one loop nest.
+	vars := append([]logic.Var(nil), g.Vars...)
+	body := g.Body
+	for {
+		inner, ok := body.(*logic.Quant)
+		if !ok || inner.Kind != g.Kind || overlaps(vars, inner.Vars) {
+			break
+		}
+		vars = append(vars, inner.Vars...)
+		body = inner.Body
+	}
+	if len(vars) == 0 {
+		return c.compile(body)
+	}
+	return c.bind(vars, func(slots []int) (evalNode, error) {
+		conj := conjuncts(body, g.Kind == logic.Forall, nil)
+		q := &quantNode{negate: g.Kind == logic.Forall}
+		// Which quantified variables each conjunct mentions.
+		slotOf := map[logic.Var]int{}
+		for i, v := range vars {
+			slotOf[v] = slots[i]
+		}
+		uses := make([][]logic.Var, len(conj))
+		for i, f := range conj {
+			for _, v := range logic.FreeVars(f) {
+				if _, ok := slotOf[v]; ok {
+					uses[i] = append(uses[i], v)
+				}
+			}
+		}
+		bound := map[logic.Var]bool{}
+		placed := make([]bool, len(conj))
+		place := func() ([]evalNode, error) {
+			// Atoms and equalities first: they are the cheap checks.
+			var cheap, costly []evalNode
+			for i, f := range conj {
+				if placed[i] || !allBound(uses[i], bound) {
+					continue
+				}
+				placed[i] = true
+				n, err := c.compile(f)
+				if err != nil {
+					return nil, err
+				}
+				if isLiteral(f) {
+					cheap = append(cheap, n)
+				} else {
+					costly = append(costly, n)
+				}
+			}
+			return append(cheap, costly...), nil
+		}
+		var err error
+		if q.pre, err = place(); err != nil {
+			return nil, err
+		}
+		remaining := append([]logic.Var(nil), vars...)
+		for len(remaining) > 0 {
+			pick, lvl := 0, quantLevel{gen: genAll}
+			best := genAll
+			for i, v := range remaining {
+				l := c.generator(v, conj, slotOf, bound)
+				if l.gen != genAll && (best == genAll || rank(l.gen) < rank(best)) {
+					pick, lvl, best = i, l, l.gen
+				}
+			}
+			v := remaining[pick]
+			remaining = append(remaining[:pick], remaining[pick+1:]...)
+			lvl.slot = slotOf[v]
+			bound[v] = true
+			if lvl.checks, err = place(); err != nil {
+				return nil, err
+			}
+			q.levels = append(q.levels, lvl)
+		}
+		return q.eval, nil
+	})
+}
+
+// rank orders generators by how few candidates they usually give.
+func rank(g genKind) int {
+	switch g {
+	case genEqual:
+		return 0
+	case genRow:
+		return 1
+	case genUnary:
+		return 2
+	case genColumn:
+		return 3
+	}
+	return 4
+}
+
+// generator finds the best conjunct to draw v's values from, given the
+// variables bound so far (and those of enclosing scopes, always bound).
+func (c *compiler) generator(v logic.Var, conj []logic.Formula, slotOf map[logic.Var]int, bound map[logic.Var]bool) quantLevel {
+	isBound := func(w logic.Var) bool {
+		if _, quantified := slotOf[w]; quantified {
+			return bound[w]
+		}
+		_, inScope := c.scope[w]
+		return inScope
+	}
+	best := quantLevel{gen: genAll}
+	for _, f := range conj {
+		var l quantLevel
+		switch a := f.(type) {
+		case *logic.Atom:
+			p := c.voc.Lookup(a.Pred)
+			if p == nil || p.Arity != len(a.Args) {
+				continue
+			}
+			switch {
+			case p.Arity == 1 && a.Args[0] == v:
+				l = quantLevel{gen: genUnary, table: p.Index}
+			case p.Arity == 2 && a.Args[1] == v && a.Args[0] != v && isBound(a.Args[0]):
+				l = quantLevel{gen: genRow, table: p.Index, other: c.scope[a.Args[0]]}
+			case p.Arity == 2 && a.Args[0] == v && a.Args[1] != v && isBound(a.Args[1]):
+				l = quantLevel{gen: genColumn, table: p.Index, other: c.scope[a.Args[1]]}
+			default:
+				continue
+			}
+		case *logic.Equal:
+			switch {
+			case a.Left == v && a.Right != v && isBound(a.Right):
+				l = quantLevel{gen: genEqual, other: c.scope[a.Right]}
+			case a.Right == v && a.Left != v && isBound(a.Left):
+				l = quantLevel{gen: genEqual, other: c.scope[a.Left]}
+			default:
+				continue
+			}
+		default:
+			continue
+		}
+		if best.gen == genAll || rank(l.gen) < rank(best.gen) {
+			best = l
+		}
+	}
+	return best
+}
+
+// conjuncts splits f (or !f, when negated) into formulas whose conjunction
+// it is, pushing negation through !, |, -> and &.
+func conjuncts(f logic.Formula, negated bool, out []logic.Formula) []logic.Formula {
+	switch g := f.(type) {
+	case *logic.Not:
+		return conjuncts(g.Sub, !negated, out)
+	case *logic.Binary:
+		switch {
+		case g.Op == logic.And && !negated:
+			return conjuncts(g.Right, false, conjuncts(g.Left, false, out))
+		case g.Op == logic.Or && negated:
+			return conjuncts(g.Right, true, conjuncts(g.Left, true, out))
+		case g.Op == logic.Implies && negated:
+			return conjuncts(g.Right, true, conjuncts(g.Left, false, out))
+		}
+	case *logic.Const:
+		v := g.Value
+		if negated {
+			v = v.Not()
+		}
+		if v == logic.True {
+			return out // the unit of &
+		}
+	}
+	if negated {
+		return append(out, logic.NewNot(f))
+	}
+	return append(out, f)
+}
+
+func isLiteral(f logic.Formula) bool {
+	switch g := f.(type) {
+	case *logic.Atom, *logic.Equal, *logic.Const:
+		return true
+	case *logic.Not:
+		return isLiteral(g.Sub)
+	}
+	return false
+}
+
+func allBound(vs []logic.Var, bound map[logic.Var]bool) bool {
+	for _, v := range vs {
+		if !bound[v] {
+			return false
+		}
+	}
+	return true
+}
+
+func overlaps(a, b []logic.Var) bool {
+	for _, x := range a {
+		for _, y := range b {
+			if x == y {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (q *quantNode) eval(st *state) Kleene {
+	partial := logic.True
+	for _, p := range q.pre {
+		if v := p(st); v < partial {
+			partial = v
+			if v == logic.False {
+				break
+			}
+		}
+	}
+	res := logic.False
+	if partial != logic.False {
+		q.level(st, 0, partial, &res)
+	}
+	if q.negate {
+		return res.Not()
+	}
+	return res
+}
+
+// level tries every candidate of level i; partial is the minimum of the
+// conjuncts checked so far, res the best value found. It returns false
+// once res is 1 (nothing can raise it).
+func (q *quantNode) level(st *state, i int, partial Kleene, res *Kleene) bool {
+	if i == len(q.levels) {
+		if partial > *res {
+			*res = partial
+		}
+		return *res != logic.True
+	}
+	l := &q.levels[i]
+	s := st.s
+	switch l.gen {
+	case genUnary:
+		t := s.unary[l.table]
+		for w := range t.val {
+			bits := t.val[w] | t.half[w]
+			for bits != 0 {
+				if !q.try(st, i, w<<6|bitsTrailingZeros(bits), partial, res) {
+					return false
+				}
+				bits &= bits - 1
+			}
+		}
+	case genRow:
+		t := s.binary[l.table]
+		base := st.env[l.other] * s.stride
+		for j := 0; j < s.stride; j++ {
+			bits := t.val[base+j] | t.half[base+j]
+			for bits != 0 {
+				if !q.try(st, i, j<<6|bitsTrailingZeros(bits), partial, res) {
+					return false
+				}
+				bits &= bits - 1
+			}
+		}
+	case genColumn:
+		t := s.binary[l.table]
+		w := st.env[l.other]
+		word, bit := w>>6, uint(w)&63
+		for u := 0; u < s.n; u++ {
+			j := u*s.stride + word
+			if (t.val[j]|t.half[j])>>bit&1 != 0 && !q.try(st, i, u, partial, res) {
+				return false
+			}
+		}
+	case genEqual:
+		return q.try(st, i, st.env[l.other], partial, res)
+	default:
+		for u := 0; u < s.n; u++ {
+			if !q.try(st, i, u, partial, res) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// try binds level i's variable to u, checks the conjuncts bound there and
+// goes deeper unless they cannot improve on res.
+func (q *quantNode) try(st *state, i, u int, partial Kleene, res *Kleene) bool {
+	if partial <= *res {
+		return true
+	}
+	l := &q.levels[i]
+	st.env[l.slot] = u
+	for _, c := range l.checks {
+		if v := c(st); v < partial {
+			partial = v
+			if partial <= *res {
+				return true
+			}
+		}
+	}
+	return q.level(st, i+1, partial, res)
+}
