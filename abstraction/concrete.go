@@ -28,8 +28,10 @@ import (
 //     run raises a message that starts with ConcreteCheck.
 //   - Consistency rules are checked, not enforced: an input that breaks one
 //     is not a valid input and is dropped, but a reached state that breaks
-//     one is kept and a ConcreteCheck message names the rule. A wrong rule
-//     thus cannot hide the states it wrongly excludes.
+//     one is kept and a ConcreteCheck message names the rule; a later step
+//     that chooses values (writes 1/2) is restricted only by the rules its
+//     state satisfies. A wrong rule thus cannot hide the states it wrongly
+//     excludes, nor their successors.
 //
 // The run proceeds breadth first, one depth at a time: the structures of
 // depth d+1 are those first produced from depth d. MaxDepth and
@@ -40,6 +42,16 @@ import (
 // about the program's own claims (update formulas, consistency rules), as
 // opposed to the program's %message texts.
 const ConcreteCheck = "concrete check: "
+
+// The concrete checks that find a claim of the program false on a state
+// it reaches begin with BrokenRule (a consistency rule, which Coerce takes
+// as true of every concrete state) or WrongUpdate (an update formula
+// whose definite value differs from its predicate's definition). The
+// other concrete checks are notes.
+const (
+	BrokenRule  = ConcreteCheck + "a reached state breaks the constraint "
+	WrongUpdate = ConcreteCheck + "the update of "
+)
 
 // StopReason says why ctx ended: the cause it was given (a time or
 // memory limit), or "interrupted".
@@ -312,7 +324,7 @@ func (w *worker) applyConcrete(act *Action, s *tvl.Structure) (o outcome) {
 			}
 			changed, wrong := truth.fix(next, post, s, act.changes)
 			for _, p := range wrong {
-				o.messages = append(o.messages, raised{fmt.Sprintf("%sthe update of %s disagrees with its definition", ConcreteCheck, p.Name), s})
+				o.messages = append(o.messages, raised{fmt.Sprintf("%s%s disagrees with its definition", WrongUpdate, p.Name), s})
 			}
 			return changed
 		}
@@ -326,18 +338,23 @@ func (w *worker) applyConcrete(act *Action, s *tvl.Structure) (o outcome) {
 			r := w.coerce.Coerce(next.Clone(), append(changed, act.changes...))
 			o.stats.CoerceTime += time.Since(t0)
 			if !r.Consistent {
-				o.messages = append(o.messages, raised{fmt.Sprintf("%sa reached state breaks the constraint %s", ConcreteCheck, r.Violated), s})
+				// The message shows the state that breaks the rule.
+				o.messages = append(o.messages, raised{BrokenRule + r.Violated, next})
 			}
 			next.Freeze()
 			o.results = append(o.results, next)
 			continue
 		}
-		// A choice: every completion that satisfies the constraints.
+		// A choice: every completion that satisfies the constraints, but
+		// for those s already breaks (reported when s was reached): a
+		// wrong rule must not hide the successors of the states it
+		// wrongly excludes.
 		t0 = time.Now()
+		co, _ := w.coerce.holding(s)
 		var nexts []*tvl.Structure
 		x := post.Clone()
-		if r := w.coerce.Coerce(x, nil); r.Consistent {
-			complete(x, w.coerce, truth.core, func(c *tvl.Structure) bool {
+		if r := co.Coerce(x, nil); r.Consistent {
+			complete(x, co, truth.core, func(c *tvl.Structure) bool {
 				nexts = append(nexts, c)
 				return true
 			})
@@ -390,4 +407,32 @@ func (r *Result) TraceTo(loc string, slot int) []TraceStep {
 		return []TraceStep{{Location: loc, Structure: r.sets[loc].At(slot)}}
 	}
 	return steps[:len(steps)-1]
+}
+
+// holding returns a Coercer with only the constraints that the
+// two-valued structure s satisfies, and whether s breaks any (c itself
+// when it breaks none).
+func (c *Coercer) holding(s *tvl.Structure) (*Coercer, bool) {
+	x := s.Clone()
+	var keep []*constraint
+	var res CoerceResult
+	for i, k := range c.cons {
+		if c.apply(x, i, k, make(predSet, len(c.byPred)), &res) {
+			keep = append(keep, k)
+		}
+	}
+	if len(keep) == len(c.cons) {
+		return c, false
+	}
+	h := &Coercer{voc: c.voc, cons: keep, byPred: make([][]int, len(c.byPred)), scratch: make([]*constraintScratch, len(keep))}
+	sm := c.voc.Summary().ID
+	for i, k := range keep {
+		for _, p := range k.reads {
+			h.byPred[p.ID] = append(h.byPred[p.ID], i)
+		}
+		if k.usesEq {
+			h.byPred[sm] = append(h.byPred[sm], i)
+		}
+	}
+	return h, true
 }

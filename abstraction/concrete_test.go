@@ -292,3 +292,49 @@ L1 Load() L2
 		t.Errorf("three-valued input: %v", err)
 	}
 }
+
+// A wrong rule does not hide the states it excludes, even after a step
+// that chooses (writes 1/2): the choice is restricted only by the
+// constraints the state it starts from satisfies. Here the rule "no node
+// is marked" is broken by Mark; Flip's choice of f then gives both
+// successors instead of none.
+func TestConcreteChoiceIgnoresRulesTheStateBreaks(t *testing.T) {
+	prog := loadText(t, `
+%p m(v)
+%p f(v)
+%r m(v) ==> 0
+%%
+%action Mark() {
+  {
+    m(v) = 1
+  }
+}
+%action Flip() {
+  {
+    f(v) = 1/2
+  }
+}
+%%
+L1 Mark() L2
+L2 Flip() L3
+`)
+	e, err := NewEngine(prog, Options{Join: JoinConcrete, Differencing: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := tvl.New(prog.Vocabulary.Tvl())
+	s.AddIndividual()
+	res, err := e.Run(context.Background(), []*tvl.Structure{s})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(res.Location("L3").Structures); n != 2 {
+		t.Errorf("%d structures at L3, want 2 (f chosen both ways)", n)
+	}
+	if l1 := res.Location("L1"); len(l1.Messages) != 1 || !strings.HasPrefix(l1.Messages[0].Text, BrokenRule) {
+		t.Errorf("messages at L1 %+v", l1.Messages)
+	}
+	if l2 := res.Location("L2"); len(l2.Messages) != 0 {
+		t.Errorf("messages at L2 %+v", l2.Messages)
+	}
+}

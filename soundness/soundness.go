@@ -84,10 +84,18 @@ type Report struct {
 	Checked   int // concrete structures checked
 	Failures  []Failure
 	Missed    []MissedMessage
-	// Notes are the concrete run's own checks (messages starting with
-	// abstraction.ConcreteCheck): updates that disagree with definitions,
-	// consistency rules that reached states break. They explain failures
-	// but are not failures themselves.
+	// Broken are the claims of the program that the concrete run found
+	// false on a state it reaches (messages starting with
+	// abstraction.BrokenRule or abstraction.WrongUpdate): a consistency
+	// rule, which Coerce takes as true of every concrete state, or an
+	// update formula that disagrees with its predicate's definition. Each
+	// is a failure, listed once, with the shortest trace to it among the
+	// first occurrences. A broken claim
+	// need not make a concrete state embed nowhere (an abstract structure
+	// may keep the value unknown), but it may on other inputs.
+	Broken []MissedMessage
+	// Notes are the concrete run's other checks (abstraction.ConcreteCheck),
+	// such as a choice no value satisfies; they are not failures.
 	Notes []abstraction.Message
 	// Incomplete is set when ctx ended the check early.
 	Incomplete bool
@@ -95,10 +103,10 @@ type Report struct {
 }
 
 // Sound reports whether nothing failed: every concrete structure checked
-// embeds and no concrete message was missed. Undecided structures do not
-// count as failures.
+// embeds, no concrete message was missed, and no claim of the program was
+// found false. Undecided structures do not count as failures.
 func (r *Report) Sound() bool {
-	return r.FailedCount() == 0 && len(r.Missed) == 0
+	return r.FailedCount() == 0 && len(r.Missed) == 0 && len(r.Broken) == 0
 }
 
 // FailedCount is the number of concrete structures that embed into no
@@ -223,6 +231,8 @@ func Check(ctx context.Context, conc, abs *abstraction.Result, o Options) *Repor
 	}
 	// Messages: the program's own messages must be raised abstractly at
 	// the same location.
+	broken := map[string]int{} // index in rep.Broken
+	tried := map[string]int{}
 	for _, cl := range conc.Locations {
 		raised := map[string]bool{}
 		if al := abs.Location(cl.Label); al != nil {
@@ -232,6 +242,24 @@ func Check(ctx context.Context, conc, abs *abstraction.Result, o Options) *Repor
 		}
 		reported := map[string]bool{}
 		for _, m := range cl.Messages {
+			if strings.HasPrefix(m.Text, abstraction.BrokenRule) || strings.HasPrefix(m.Text, abstraction.WrongUpdate) {
+				// The occurrence with the shortest trace, among the
+				// first few.
+				i, seen := broken[m.Text]
+				if tried[m.Text] >= maxTraced {
+					continue
+				}
+				tried[m.Text]++
+				tr := conc.Trace(m)
+				switch {
+				case !seen:
+					broken[m.Text] = len(rep.Broken)
+					rep.Broken = append(rep.Broken, MissedMessage{Message: m, Trace: tr})
+				case len(tr) < len(rep.Broken[i].Trace):
+					rep.Broken[i] = MissedMessage{Message: m, Trace: tr}
+				}
+				continue
+			}
 			if strings.HasPrefix(m.Text, abstraction.ConcreteCheck) {
 				rep.Notes = append(rep.Notes, m)
 				continue
@@ -249,6 +277,10 @@ func Check(ctx context.Context, conc, abs *abstraction.Result, o Options) *Repor
 	rep.Elapsed = time.Since(start)
 	return rep
 }
+
+// maxTraced bounds the occurrences of a false claim whose traces are
+// compared.
+const maxTraced = 64
 
 // embedsSomewhere tries the abstract structures in order.
 func embedsSomewhere(c *tvl.Structure, abs []*tvl.Structure, maxSteps int) tvl.EmbedOutcome {

@@ -136,8 +136,11 @@ func TestPlantedUnsoundRuleIsCaught(t *testing.T) {
 	if len(rep.Missed) != 1 || rep.Missed[0].Location != "L3" || rep.Missed[0].Text != "x = y loses x's old list" {
 		t.Errorf("missed %+v", rep.Missed)
 	}
-	if len(rep.Notes) == 0 || !strings.Contains(rep.Notes[0].Text, "breaks the constraint reach[x](v2) & nxt(v1, v2) ==> reach[x](v1)") {
-		t.Errorf("notes %+v", rep.Notes)
+	// The concrete run finds the rule false, with a trace to the first
+	// state that breaks it: after y->nxt = x.
+	if len(rep.Broken) != 1 || !strings.HasPrefix(rep.Broken[0].Text, abstraction.BrokenRule+"reach[x](v2) & nxt(v1, v2) ==> reach[x](v1)") ||
+		len(rep.Broken[0].Trace) != 3 || rep.Broken[0].Action != "y->nxt = x" {
+		t.Errorf("false claims %+v", rep.Broken)
 	}
 	if sound := embed(t, path, "SOUND").Report; !sound.Sound() || sound.Checked != 20 {
 		t.Errorf("the sound orientation: sound %v, %d checked", sound.Sound(), sound.Checked)

@@ -65,8 +65,9 @@ func TestEmbedCatchesThePlantedRule(t *testing.T) {
 			"    abstract structure 1 at L3: 1 mismatch(es) under u0→u1, u1→u0, u2→u2\n" +
 			"      nxt(u0, u1) is 1 in the concrete structure, but nxt(u1, u0) is 0 in the abstract one\n",
 		"(38 more failures not explained; see --explain)",
-		"NOT SOUND: 39 concrete structure(s) embed into no abstract structure at their location, 1 concrete message(s) missed",
-		"L2: a reached state breaks the constraint x(v1) & nxt(v1, v2) ==> !nxt(v2, v3)",
+		"NOT SOUND: 39 concrete structure(s) embed into no abstract structure at their location, 1 concrete message(s) missed, 1 claim(s) of the program false on a reached state",
+		"FALSE CLAIM at L2: a reached state breaks the constraint x(v1) & nxt(v1, v2) ==> !nxt(v2, v3)",
+		"  the state x->nxt = y reaches, which breaks the constraint:\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
@@ -99,7 +100,7 @@ func TestEmbedJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	if s.Sound || s.Incomplete || !s.ConcreteComplete || !s.AbstractComplete || s.Options.Copies != 2 ||
-		!reflect.DeepEqual(s.FailureLocations, []string{"L3", "L4", "L5"}) || len(s.MissedMessages) != 1 ||
+		!reflect.DeepEqual(s.FailureLocations, []string{"L3", "L4", "L5"}) || len(s.MissedMessages) != 1 || len(s.FalseClaims) != 1 ||
 		s.Checked != s.ConcreteStructures || s.Failed == 0 || len(s.Locations) != 5 {
 		t.Errorf("summary %+v", s)
 	}

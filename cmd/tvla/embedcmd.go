@@ -46,21 +46,25 @@ structure reached at a location must embed into an abstract structure kept
 there: a surjective map of its individuals onto the abstract ones under which
 every predicate value is ⊑ the abstract one (a non-summary individual takes
 exactly one concrete individual). Every message the concrete run raises at a
-location must be raised there by the analysis too.
+location must be raised there by the analysis too. And the program's own
+claims must hold on every state the concrete run reaches: each consistency
+rule (Coerce takes them as true of every concrete state) and each update
+formula (its definite values must be its predicate's definition's).
 
 A failure prints the location, how the concrete run got there, the concrete
 structure (TVS), and the closest abstract structures there, with the values
-that do not fit under the best map found. Messages starting with "concrete
-check:" are notes from the concrete run: an update formula or a consistency
-rule that a reached state contradicts; they often explain a failure.
+that do not fit under the best map found. A FALSE CLAIM prints the rule or
+update, a shortest trace to it and the state that breaks it; it often
+explains the failures.
 
 The abstract run drops a structure that Coerce finds inconsistent after an
 update instead of stopping (tvla.engine.breakIfCoerceAfterUpdateFailed=false):
 if the constraint that dropped it is wrong, the states it lost show up as
 failures.
 
-Exit status: 0 every concrete structure embeds, 1 a failure (or a concrete
-message the analysis missed), 2 bad input, 3 stopped by a limit or an
+Exit status: 0 every concrete structure embeds, 1 a failure (a concrete
+structure that embeds nowhere, a concrete message the analysis missed, or a
+false claim), 2 bad input, 3 stopped by a limit or an
 interrupt, or the abstract run did not reach its fixpoint (the check needs it).
 The concrete run may stop at --max-depth or --max-structures: the check then
 covers what it reached.`,
@@ -229,6 +233,19 @@ func printEmbedReport(w io.Writer, abs, conc *abstraction.Result, concInputs int
 			fmt.Fprintf(w, "  %s: %s (action %s)\n", m.Location, strings.TrimPrefix(m.Text, abstraction.ConcreteCheck), m.Action)
 		}
 	}
+	for _, m := range rep.Broken {
+		rule := strings.HasPrefix(m.Text, abstraction.BrokenRule)
+		fmt.Fprintf(w, "\nFALSE CLAIM at %s: %s (action %s)\n", m.Location, strings.TrimPrefix(m.Text, abstraction.ConcreteCheck), m.Action)
+		printConcreteTrace(w, m.Trace, true)
+		if n := len(m.Trace); n > 0 {
+			if rule {
+				fmt.Fprintf(w, "  the state %s reaches, which breaks the constraint:\n", m.Action)
+			} else {
+				fmt.Fprintf(w, "  the state %s starts from:\n", m.Action)
+			}
+			fmt.Fprint(w, indentTVS(m.Trace[n-1].Structure, "    "))
+		}
+	}
 	for _, m := range rep.Missed {
 		fmt.Fprintf(w, "\nMISSED MESSAGE at %s: the concrete run raises %q (action %s), the analysis does not raise it there\n",
 			m.Location, oneLine(m.Text), m.Action)
@@ -272,8 +289,8 @@ func printEmbedReport(w io.Writer, abs, conc *abstraction.Result, concInputs int
 	fmt.Fprintln(w)
 	switch {
 	case !rep.Sound():
-		fmt.Fprintf(w, "NOT SOUND: %d concrete structure(s) embed into no abstract structure at their location, %d concrete message(s) missed\n",
-			rep.FailedCount(), len(rep.Missed))
+		fmt.Fprintf(w, "NOT SOUND: %d concrete structure(s) embed into no abstract structure at their location, %d concrete message(s) missed, %d claim(s) of the program false on a reached state\n",
+			rep.FailedCount(), len(rep.Missed), len(rep.Broken))
 	case stopReason != "":
 		fmt.Fprintf(w, "stopped early: %s; no failure among the %d concrete structures checked\n", stopReason, rep.Checked)
 	case rep.UndecidedCount() > 0:
@@ -335,6 +352,7 @@ type embedSummary struct {
 	Failed             int                   `json:"failed"`
 	Undecided          int                   `json:"undecided"`
 	MissedMessages     []embedSummaryMessage `json:"missed_messages"`
+	FalseClaims        []embedSummaryMessage `json:"false_claims"`
 	Notes              []embedSummaryMessage `json:"notes"`
 	FailureLocations   []string              `json:"failure_locations"`
 	Sound              bool                  `json:"sound"`
@@ -378,7 +396,7 @@ func buildEmbedSummary(program string, inputs []string, o *embedOptions, defines
 			MaxDepth: o.run.concrete.maxDepth, MaxStructures: o.maxStructures, Defines: defines},
 		ConcreteInputs: concInputs, ConcreteStructures: conc.Stats.Stored, ConcreteComplete: !conc.Incomplete,
 		ConcreteStopReason: conc.StopReason, AbstractStructures: abs.Stats.Stored, AbstractComplete: !abs.Incomplete,
-		MissedMessages: []embedSummaryMessage{}, Notes: []embedSummaryMessage{}, FailureLocations: []string{},
+		MissedMessages: []embedSummaryMessage{}, FalseClaims: []embedSummaryMessage{}, Notes: []embedSummaryMessage{}, FailureLocations: []string{},
 		StopReason: stopReason, TimeSeconds: elapsed.Seconds(),
 	}
 	for _, in := range inputs {
@@ -398,6 +416,9 @@ func buildEmbedSummary(program string, inputs []string, o *embedOptions, defines
 			seen[key] = true
 			s.Notes = append(s.Notes, embedSummaryMessage{m.Location, m.Text})
 		}
+	}
+	for _, m := range rep.Broken {
+		s.FalseClaims = append(s.FalseClaims, embedSummaryMessage{m.Location, m.Text})
 	}
 	for _, m := range rep.Missed {
 		s.MissedMessages = append(s.MissedMessages, embedSummaryMessage{m.Location, m.Text})
