@@ -172,3 +172,34 @@ func TestRobustnessFlagsAreDocumented(t *testing.T) {
 		t.Error("--help does not list embed")
 	}
 }
+
+// The stack model with the spec orientation thesis §7.6.2 shows invalid
+// (PLANT_UNSOUND_SPEC): tvla run verifies it, tvla embed exits 1 with the
+// false rule and the states after a push and a pop that the analysis
+// dropped. Without the macro the same check passes.
+func TestEmbedCatchesTheInvalidSpecOrientation(t *testing.T) {
+	stack := filepath.Join("..", "..", "programs", "stack", "stack.tvp")
+	args := []string{stack, "-D", "THREADS=1", "-D", "PURE_INIT", "--max-depth", "30", "-q"}
+	planted := append([]string{"-D", "PLANT_UNSOUND_SPEC"}, args...)
+	if code, out, _ := runCLI(append([]string{"run"}, planted...)...); code != exitVerified {
+		t.Fatalf("tvla run: exit %d\n%s", code, out)
+	}
+	code, out, _ := runCLI(append([]string{"embed", "--explain", "1"}, planted...)...)
+	if code != exitMessages {
+		t.Fatalf("exit %d, want 1\n%s", code, out)
+	}
+	for _, want := range []string{
+		"FALSE CLAIM at push11: a reached state breaks the constraint E(v_3) matching(v_1) & val(v_1, v_3) & val(v_2, v_3) ==> spec(v_1, v_2)",
+		"    10  push11   specPush() [push11] raises the message\n",
+		"FAILURE 1 of 39: at ready,",
+		"    24  pop48    after specPop() [pop40]\n",
+		"NOT SOUND: 39 concrete structure(s) embed into no abstract structure",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if code, out, _ := runCLI(append([]string{"embed"}, args...)...); code != exitVerified {
+		t.Errorf("without the planted rule: exit %d\n%s", code, out)
+	}
+}
