@@ -77,10 +77,17 @@ func TestTimeoutStopsCleanly(t *testing.T) {
 		t.Errorf("no note of what was explored:\n%s", out)
 	}
 	checkStoppedOutputs(t, dir, "the time limit (300ms) was reached")
-	// An abstract run too, and tvla embed.
-	code, _, errOut = runCLI("embed", forever, "--max-depth", "0", "--max-structures", "100000000", "--timeout", "200ms", "-q")
-	if code != exitLimit || !strings.Contains(errOut, "the time limit (200ms) was reached") {
-		t.Errorf("embed: exit %d, stderr %q", code, errOut)
+	// tvla embed too: exit 3, and its summary says why.
+	embedJSON := filepath.Join(dir, "embed.json")
+	code, out, errOut = runCLI("embed", forever, "--max-depth", "0", "--max-structures", "100000000", "--timeout", "200ms", "-q", "--json", embedJSON)
+	if code != exitLimit || !strings.Contains(errOut, "the time limit (200ms) was reached") ||
+		!strings.Contains(out, "stopped early: the time limit (200ms) was reached; no failure among the") {
+		t.Errorf("embed: exit %d, stderr %q\n%s", code, errOut, out)
+	}
+	var es embedSummary
+	if data, err := os.ReadFile(embedJSON); err != nil || json.Unmarshal(data, &es) != nil ||
+		!es.Incomplete || es.ConcreteComplete || es.StopReason != "the time limit (200ms) was reached" || es.ConcreteStructures == 0 {
+		t.Errorf("embed summary %+v (%v)", es, err)
 	}
 }
 
@@ -113,13 +120,19 @@ func TestByteSizes(t *testing.T) {
 	}
 }
 
-// Ctrl-C (SIGINT) during a run: exit 3, "interrupted", the outputs
-// written. The command runs as a separate process so that the signal is
-// real.
+// Ctrl-C (SIGINT) or SIGTERM during a run: exit 3, "interrupted", the
+// outputs written. The command runs as a separate process so that the
+// signal is real.
 func TestInterruptStopsCleanly(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs a process")
 	}
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		t.Run(sig.String(), func(t *testing.T) { interruptRun(t, sig) })
+	}
+}
+
+func interruptRun(t *testing.T, sig syscall.Signal) {
 	dir := t.TempDir()
 	// An older summary must be replaced whole, never left half written.
 	os.WriteFile(filepath.Join(dir, "s.json"), []byte(`{"old": true}`), 0o644)
@@ -145,7 +158,7 @@ func TestInterruptStopsCleanly(t *testing.T) {
 		rest = append(rest, sc.Text())
 	}
 	time.Sleep(300 * time.Millisecond)
-	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+	if err := cmd.Process.Signal(sig); err != nil {
 		t.Fatal(err)
 	}
 	for sc.Scan() {
