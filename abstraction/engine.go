@@ -40,6 +40,10 @@ type Options struct {
 	// Workers is how many goroutines apply actions; 0 means one per
 	// CPU. The result does not depend on it.
 	Workers int
+	// MaxDepth bounds a concrete run (JoinConcrete): structures more
+	// than this many actions away from an input are not explored; 0
+	// means no bound.
+	MaxDepth int
 	// Progress, when set, is called now and then with the statistics so
 	// far.
 	Progress func(Stats)
@@ -183,6 +187,8 @@ type Engine struct {
 	abs     []*tvl.Pred
 	absNull []*tvl.Pred
 	order   struct{ focus, coerceBefore, coerceAfter bool }
+	// truth evaluates instrumentation definitions, for concrete runs.
+	truth *definitions
 }
 
 // NewEngine compiles a program for analysis.
@@ -264,6 +270,9 @@ type state struct {
 // Run explores the program from the input structures (placed at the
 // first location of the CFG) until a fixpoint, a limit or ctx's end.
 func (e *Engine) Run(ctx context.Context, inputs []*tvl.Structure) (*Result, error) {
+	if e.opts.Join == JoinConcrete {
+		return e.runConcrete(ctx, inputs)
+	}
 	st := &state{e: e, sets: map[string]*StructureSet{}, out: map[string][]*model.Edge{},
 		messages: map[string][]Message{}, msgSeen: map[string]bool{}, start: time.Now(),
 		arrivals: map[slotRef][]arrival{}}
@@ -301,7 +310,7 @@ func (e *Engine) Run(ctx context.Context, inputs []*tvl.Structure) (*Result, err
 	work := map[string]bool{entry: true}
 	for len(work) > 0 {
 		if err := ctx.Err(); err != nil {
-			return st.result("interrupted", true), nil
+			return st.result(StopReason(ctx), true), nil
 		}
 		loc := st.next(work)
 		delete(work, loc)
@@ -356,6 +365,10 @@ func (e *Engine) Run(ctx context.Context, inputs []*tvl.Structure) (*Result, err
 				r := st.result(reason, true)
 				r.StoppedOnMessage = st.stats.Messages > 0 && st.e.opts.MaxMessages > 0 && st.stats.Messages >= st.e.opts.MaxMessages
 				return r, nil
+			}
+			if ctx.Err() != nil {
+				b.cancel()
+				return st.result(StopReason(ctx), true), nil
 			}
 		}
 		if e.opts.Progress != nil && st.stats.Iterations%64 == 0 {
@@ -439,6 +452,9 @@ func (e *Engine) reversePostOrder(out map[string][]*model.Edge) map[string]int {
 // precondition, messages, update, Coerce, Blur.
 func (w *worker) apply(act *Action, loc string, s *tvl.Structure) (o outcome) {
 	e := w.e
+	if e.opts.Join == JoinConcrete {
+		return w.applyConcrete(act, s)
+	}
 	work := []*tvl.Structure{s.Clone()}
 	coerced := map[*tvl.Structure]bool{}
 	unsplit := work[0]

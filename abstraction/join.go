@@ -17,6 +17,10 @@ const (
 	JoinPartial JoinKind = iota
 	// JoinRelational keeps every structure up to isomorphism: "rel".
 	JoinRelational
+	// JoinConcrete runs the program on two-valued structures, without
+	// Blur, keeping every structure up to isomorphism: "conc", TVLA's
+	// name (concrete.go).
+	JoinConcrete
 )
 
 // ParseJoin reads a join name as the command line writes it.
@@ -26,13 +30,18 @@ func ParseJoin(s string) (JoinKind, error) {
 		return JoinPartial, nil
 	case "rel":
 		return JoinRelational, nil
+	case "conc":
+		return JoinConcrete, nil
 	}
-	return 0, fmt.Errorf("unknown join %q (want rel or part)", s)
+	return 0, fmt.Errorf("unknown join %q (want rel, part or conc)", s)
 }
 
 func (k JoinKind) String() string {
-	if k == JoinRelational {
+	switch k {
+	case JoinRelational:
 		return "rel"
+	case JoinConcrete:
+		return "conc"
 	}
 	return "part"
 }
@@ -75,6 +84,9 @@ func (ss *StructureSet) Structures() []*tvl.Structure { return ss.items }
 
 // key hashes what decides which stored structure s may merge with.
 func (ss *StructureSet) key(s *tvl.Structure) uint64 {
+	if ss.kind == JoinConcrete {
+		return s.Hash() // not blurred: individuals in no canonical order
+	}
 	if ss.kind == JoinRelational {
 		return s.OrderedHash()
 	}
@@ -126,6 +138,12 @@ func (ss *StructureSet) Add(s *tvl.Structure) (slot int, changed bool) {
 			}
 			continue
 		}
+		if ss.kind == JoinConcrete {
+			if _, iso := tvl.Isomorphic(old, s); iso {
+				return i, false
+			}
+			continue
+		}
 		if !ss.sameUniverse(old, s) {
 			continue
 		}
@@ -160,7 +178,8 @@ func (ss *StructureSet) TakePending() []Pending {
 func (ss *StructureSet) HasPending() bool { return len(ss.pending) > 0 }
 
 // joinPointwise returns the pointwise join of two structures with the same
-// universe, and whether it differs from a.
+// universe, and whether it differs from a: where a value of a is definite
+// and b's differs (a 1/2 of a stays, whatever b has).
 func joinPointwise(a, b *tvl.Structure) (*tvl.Structure, bool) {
 	var out *tvl.Structure
 	grow := func() *tvl.Structure {
@@ -174,26 +193,26 @@ func joinPointwise(a, b *tvl.Structure) (*tvl.Structure, bool) {
 	for _, p := range voc.Preds() {
 		switch p.Arity {
 		case 0:
-			if x, y := a.Nullary(p.Index), b.Nullary(p.Index); x != y {
+			if x, y := a.Nullary(p.Index), b.Nullary(p.Index); x != y && x != logic.Unknown {
 				grow().SetNullary(p.Index, logic.Unknown)
 			}
 		case 1:
 			for u := 0; u < n; u++ {
-				if x, y := a.Unary(p.Index, u), b.Unary(p.Index, u); x != y {
+				if x, y := a.Unary(p.Index, u), b.Unary(p.Index, u); x != y && x != logic.Unknown {
 					grow().SetUnary(p.Index, u, logic.Unknown)
 				}
 			}
 		case 2:
 			for u := 0; u < n; u++ {
 				for w := 0; w < n; w++ {
-					if x, y := a.Binary(p.Index, u, w), b.Binary(p.Index, u, w); x != y {
+					if x, y := a.Binary(p.Index, u, w), b.Binary(p.Index, u, w); x != y && x != logic.Unknown {
 						grow().SetBinary(p.Index, u, w, logic.Unknown)
 					}
 				}
 			}
 		default:
 			eachTuple(n, p.Arity, func(t []int) bool {
-				if x, y := a.Get(p, t...), b.Get(p, t...); x != y {
+				if x, y := a.Get(p, t...), b.Get(p, t...); x != y && x != logic.Unknown {
 					grow().Set(p, logic.Unknown, t...)
 				}
 				return true

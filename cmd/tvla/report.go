@@ -100,8 +100,11 @@ func writeJSON(path string, s summary, stdout io.Writer) error {
 	return writeFileAtomic(path, data)
 }
 
-// writeFileAtomic writes through a temporary file and a rename, so that a
-// reader never sees half a file.
+// writeFileAtomic writes through a temporary file in the same folder,
+// synced to disk, and a rename, so that a reader (or a crash, or a second
+// Ctrl-C) never leaves half a file: the path holds the old contents or the
+// new ones. The file is readable by all, as files made by os.Create are
+// under the usual umask.
 func writeFileAtomic(path string, data []byte) error {
 	dir := filepath.Dir(path)
 	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
@@ -109,7 +112,14 @@ func writeFileAtomic(path string, data []byte) error {
 		return err
 	}
 	tmp := f.Name()
-	if _, err := f.Write(data); err != nil {
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Chmod(0o644)
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if err != nil {
 		f.Close()
 		os.Remove(tmp)
 		return err
@@ -161,11 +171,26 @@ func printTable(w io.Writer, res *abstraction.Result, constraints int) {
 	switch {
 	case res.Incomplete:
 		fmt.Fprintf(w, "\nstopped early: %s\n", res.StopReason)
+		fmt.Fprintln(w, explored(res))
 	case st.Messages == 0:
 		fmt.Fprintln(w, "\nverified: fixpoint reached, no message raised")
 	default:
 		fmt.Fprintf(w, "\nnot verified: %d message(s) raised\n", st.Messages)
 	}
+}
+
+// explored says what a run that stopped early had explored: what its
+// outputs hold.
+func explored(res *abstraction.Result) string {
+	reached := 0
+	for _, l := range res.Locations {
+		if len(l.Structures) > 0 {
+			reached++
+		}
+	}
+	st := res.Stats
+	return fmt.Sprintf("explored: %d structures at %d of %d locations (%d examined, %d iterations, %d messages) in %.3fs; the outputs hold these",
+		st.Stored, reached, len(res.Locations), st.Examined, st.Iterations, st.Messages, st.Elapsed.Seconds())
 }
 
 // oneLine shows a message's \n escapes and line breaks as spaces.

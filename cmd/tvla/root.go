@@ -34,13 +34,14 @@ structures, as TVLA 3 does. A program is written in the TVP language; initial
 structures come from TVS files.`,
 		Example: `  tvla run programs/stack/stack.tvp --collapse-threads
   tvla run reverse.tvp sll.tvs --join rel --json -
+  tvla embed programs/sll/reverse.tvp
   tvla version`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.AddCommand(newVersionCommand(), newRunCommand(), newCheckCommand())
+	root.AddCommand(newVersionCommand(), newRunCommand(), newCheckCommand(), newEmbedCommand())
 	return root
 }
 

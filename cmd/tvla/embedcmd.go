@@ -1,0 +1,436 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tvla-go/tvla/abstraction"
+	"github.com/tvla-go/tvla/soundness"
+	"github.com/tvla-go/tvla/tvl"
+	"github.com/tvla-go/tvla/tvp"
+)
+
+// embedOptions are the flags of `tvla embed`.
+type embedOptions struct {
+	run           runOptions // the flags embed shares with run
+	maxStructures int
+	jsonOut       string
+	explain       int
+}
+
+// Defaults that keep an embedding check of a small program to seconds.
+const (
+	embedDefaultDepth      = 100
+	embedDefaultStructures = 20000
+)
+
+func newEmbedCommand() *cobra.Command {
+	var o embedOptions
+	cmd := &cobra.Command{
+		Use:   "embed PROGRAM.tvp [INPUT.tvs ...]",
+		Short: "Check the analysis against concrete runs (Embedding Theorem)",
+		Long: `Embed checks that the abstract analysis of a program is sound on small
+concrete inputs. It runs the program twice from the same inputs (those given,
+or PROGRAM.tvs beside the program): once abstractly, as tvla run does, and once
+concretely, as tvla run --join conc does, from the concrete instances of the
+inputs (each summary individual as 1 to --copies individuals, --threads for
+threads). Then, by the Embedding Theorem (thesis §4.1.3), every concrete
+structure reached at a location must embed into an abstract structure kept
+there: a surjective map of its individuals onto the abstract ones under which
+every predicate value is ⊑ the abstract one (a non-summary individual takes
+exactly one concrete individual). Every message the concrete run raises at a
+location must be raised there by the analysis too. And the program's own
+claims must hold on every state the concrete run reaches: each consistency
+rule (Coerce takes them as true of every concrete state) and each update
+formula (its definite values must be its predicate's definition's).
+
+A failure prints the location, how the concrete run got there, the concrete
+structure (TVS), and the closest abstract structures there, with the values
+that do not fit under the best map found. A FALSE CLAIM prints the rule or
+update, a shortest trace to it and the state that breaks it; it often
+explains the failures.
+
+The abstract run drops a structure that Coerce finds inconsistent after an
+update instead of stopping (tvla.engine.breakIfCoerceAfterUpdateFailed=false):
+if the constraint that dropped it is wrong, the states it lost show up as
+failures.
+
+Exit status: 0 every concrete structure embeds, 1 a failure (a concrete
+structure that embeds nowhere, a concrete message the analysis missed, or a
+false claim), 2 bad input, 3 stopped by a limit or an
+interrupt, or the abstract run did not reach its fixpoint (the check needs it).
+The concrete run may stop at --max-depth or --max-structures: the check then
+covers what it reached.`,
+		Example: `  tvla embed programs/sll/reverse.tvp
+  tvla embed programs/sll/merge.tvp --copies 2 --max-depth 40
+  tvla embed programs/stack/stack.tvp -D THREADS=2 -D PURE_INIT --threads 2 --max-depth 12
+  tvla embed prog.tvp inputs.tvs --json embed.json --timeout 2m`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runEmbed(cmd, &o, args)
+		},
+	}
+	f := cmd.Flags()
+	r := &o.run
+	f.StringArrayVarP(&r.defines, "define", "D", nil, "define a preprocessor macro: NAME or NAME=VALUE (TVLA: -DNAME, -DNAME(VALUE))")
+	f.StringArrayVar(&r.paths, "path", nil, "add `DIR` to the #include search path")
+	f.StringVar(&r.join, "join", "part", "the abstract run's join: part or rel")
+	f.StringVar(&r.action, "action", "fcpucb", "order of the steps of an action: [f][c]pu[c]b")
+	f.StringVar(&r.props, "props", "", "a TVLA .properties `FILE` (join, action order, differencing)")
+	f.BoolVar(&r.collapseThreads, "collapse-threads", false, "define the macro COLLAPSE_THREADS, as tvla run --collapse-threads does")
+	f.IntVar(&r.workers, "workers", 0, "use `N` goroutines; 0 means one per CPU (the result is the same for any N)")
+	f.BoolVarP(&r.quiet, "quiet", "q", false, "no progress output")
+	addConcreteFlags(f, &r.concrete, embedDefaultDepth)
+	f.IntVar(&o.maxStructures, "max-structures", embedDefaultStructures, "stop the concrete run after this many structures (the check covers those)")
+	addLimitFlags(f, &r.limits)
+	f.StringVar(&o.jsonOut, "json", "", "write the check's summary as JSON to `FILE` (- for standard output)")
+	f.IntVar(&o.explain, "explain", 3, "explain at most `N` failures (trace, concrete structure, closest abstract ones); the rest are counted")
+	return cmd
+}
+
+func runEmbed(cmd *cobra.Command, o *embedOptions, args []string) error {
+	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
+	r := &o.run
+	if err := r.validate(); err != nil {
+		return err
+	}
+	if o.maxStructures < 0 || o.explain < 0 {
+		return usageError("--max-structures and --explain must not be negative")
+	}
+	program, inputs := args[0], args[1:]
+	defines := defineMap(r.defines)
+	if r.collapseThreads {
+		defines[collapseMacro] = "1"
+	}
+	if err := r.applyProperties(cmd, program, stderr); err != nil {
+		return err
+	}
+	if r.join == "conc" {
+		return usageError("--join conc is the concrete side already: give the abstract run's join, part or rel")
+	}
+	join, err := abstraction.ParseJoin(r.join)
+	if err != nil {
+		return usageError("%v", err)
+	}
+	l, err := loadProgram(program, inputs, tvp.LoadConfig{Defines: defines, SearchPath: r.paths})
+	if err != nil {
+		return err
+	}
+	for _, w := range l.prog.Warnings {
+		fmt.Fprintln(stderr, "warning:", w)
+	}
+	log := stderr
+	if r.quiet {
+		log = io.Discard
+	}
+	limits := startLimits(r.limits)
+	defer limits.stop()
+	ctx := limits.ctx
+	start := time.Now()
+	explain := o.explain
+	if explain == 0 {
+		explain = -1 // none
+	}
+	outcome, err := soundness.Embed(ctx, l.prog, l.structures, soundness.EmbedOptions{
+		Abstract:   abstraction.Options{Join: join, ActionOrder: r.action, Differencing: r.differencing, Workers: r.workers},
+		Concretize: abstraction.ConcretizeOptions{Copies: r.concrete.copies, Threads: r.concrete.threads},
+		MaxDepth:   r.concrete.maxDepth, MaxStructures: o.maxStructures,
+		Check: soundness.Options{Workers: r.workers, Explained: explain},
+	})
+	if err != nil {
+		return &exitError{code: exitInput, err: err}
+	}
+	if err := reportConcretized(log, r.concrete, len(l.structures), len(outcome.ConcreteInputs), outcome.Concretized,
+		o.maxStructures, l.perInput, l.inputs, ctx.Err() == nil); err != nil {
+		return err
+	}
+	absRes, concRes, rep := outcome.Abstract, outcome.Concrete, outcome.Report
+	concInputs := outcome.ConcreteInputs
+	stopReason := ""
+	if ctx.Err() != nil {
+		stopReason = abstraction.StopReason(ctx)
+	}
+	limits.stop()
+	elapsed := time.Since(start)
+	out := stdout
+	if o.jsonOut == "-" {
+		out = stderr
+	}
+	printEmbedReport(out, absRes, concRes, len(concInputs), rep, stopReason, elapsed)
+	if o.jsonOut != "" {
+		s := buildEmbedSummary(program, l.inputs, o, defines, absRes, concRes, len(concInputs), rep, stopReason, elapsed)
+		data, err := json.MarshalIndent(s, "", "  ")
+		if err != nil {
+			return &exitError{code: exitInput, err: err}
+		}
+		data = append(data, '\n')
+		if o.jsonOut == "-" {
+			_, err = stdout.Write(data)
+		} else {
+			err = writeFileAtomic(o.jsonOut, data)
+		}
+		if err != nil {
+			return &exitError{code: exitInput, err: err}
+		}
+	}
+	switch {
+	case rep != nil && !rep.Sound():
+		return &exitError{code: exitMessages}
+	case stopReason != "":
+		return &exitError{code: exitLimit, err: fmt.Errorf("stopped early: %s", stopReason)}
+	case absRes.Incomplete:
+		return &exitError{code: exitLimit, err: fmt.Errorf("the abstract run stopped early (%s): no check without its fixpoint", absRes.StopReason)}
+	case rep.Incomplete || rep.UndecidedCount() > 0:
+		return &exitError{code: exitLimit, err: fmt.Errorf("the check is incomplete")}
+	}
+	return nil
+}
+
+// printEmbedReport writes the per-location table, the totals, and the
+// explained failures.
+func printEmbedReport(w io.Writer, abs, conc *abstraction.Result, concInputs int, rep *soundness.Report, stopReason string, elapsed time.Duration) {
+	if rep != nil {
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintln(tw, "location\tconcrete\tabstract\tfailed\t")
+		for _, l := range rep.Locations {
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t\n", l.Label, l.Concrete, l.Abstract, l.Failed)
+		}
+		tw.Flush()
+		fmt.Fprintln(w)
+	}
+	runState := func(r *abstraction.Result) string {
+		if r.Incomplete {
+			return "stopped: " + r.StopReason
+		}
+		return "fixpoint"
+	}
+	fmt.Fprintf(w, "concrete run   %d structures from %d concrete inputs, %d messages (%s)\n",
+		conc.Stats.Stored, concInputs, conc.Stats.Messages, runState(conc))
+	fmt.Fprintf(w, "abstract run   %d structures, %d messages (%s)\n", abs.Stats.Stored, abs.Stats.Messages, runState(abs))
+	if rep == nil {
+		fmt.Fprintf(w, "\nnot checked: the abstract run did not reach its fixpoint (%s)\n", abs.StopReason)
+		return
+	}
+	fmt.Fprintf(w, "checked        %d of %d concrete structures: %d embed nowhere, %d undecided\n",
+		rep.Checked, conc.Stats.Stored, rep.FailedCount(), rep.UndecidedCount())
+	fmt.Fprintf(w, "time           %.3fs (check %.3fs)\n", elapsed.Seconds(), rep.Elapsed.Seconds())
+	if len(rep.Notes) > 0 {
+		fmt.Fprintln(w, "\nnotes from the concrete run:")
+		seen := map[string]bool{}
+		for _, m := range rep.Notes {
+			key := m.Location + "\x00" + m.Text
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
+			fmt.Fprintf(w, "  %s: %s (action %s)\n", m.Location, strings.TrimPrefix(m.Text, abstraction.ConcreteCheck), m.Action)
+		}
+	}
+	for _, m := range rep.Broken {
+		rule := strings.HasPrefix(m.Text, abstraction.BrokenRule)
+		fmt.Fprintf(w, "\nFALSE CLAIM at %s: %s (action %s)\n", m.Location, strings.TrimPrefix(m.Text, abstraction.ConcreteCheck), m.Action)
+		printConcreteTrace(w, m.Trace, true)
+		if n := len(m.Trace); n > 0 {
+			if rule {
+				fmt.Fprintf(w, "  the state %s reaches, which breaks the constraint:\n", m.Action)
+			} else {
+				fmt.Fprintf(w, "  the state %s starts from:\n", m.Action)
+			}
+			fmt.Fprint(w, indentTVS(m.Trace[n-1].Structure, "    "))
+		}
+	}
+	for _, m := range rep.Missed {
+		fmt.Fprintf(w, "\nMISSED MESSAGE at %s: the concrete run raises %q (action %s), the analysis does not raise it there\n",
+			m.Location, oneLine(m.Text), m.Action)
+		printConcreteTrace(w, m.Trace, true)
+	}
+	explained := 0
+	for i, f := range rep.Failures {
+		if f.Candidates == nil && f.Trace == nil {
+			continue
+		}
+		explained++
+		what := "embeds into none of the"
+		if f.Undecided {
+			what = "was not decided (search budget) against the"
+		}
+		fmt.Fprintf(w, "\nFAILURE %d of %d: at %s, concrete structure %d %s %d abstract structures there\n",
+			i+1, len(rep.Failures), f.Location, f.Index+1, what, len(abs.Location(f.Location).Structures))
+		printConcreteTrace(w, f.Trace, false)
+		fmt.Fprintln(w, "  concrete structure:")
+		fmt.Fprint(w, indentTVS(f.Concrete, "    "))
+		if len(f.Candidates) == 0 {
+			fmt.Fprintf(w, "  the analysis keeps no structure at %s\n", f.Location)
+			continue
+		}
+		fmt.Fprintln(w, "  closest abstract structures:")
+		for _, c := range f.Candidates {
+			fmt.Fprintf(w, "    abstract structure %d at %s: %d mismatch(es) under %s\n", c.Index+1, f.Location, len(c.Mismatches), mapString(c.Map))
+			for j, m := range c.Mismatches {
+				if j == 8 {
+					fmt.Fprintf(w, "      ... and %d more\n", len(c.Mismatches)-8)
+					break
+				}
+				fmt.Fprintf(w, "      %s\n", m)
+			}
+			fmt.Fprint(w, indentTVS(c.Structure, "      "))
+		}
+	}
+	if n := len(rep.Failures) - explained; n > 0 {
+		fmt.Fprintf(w, "\n(%d more failures not explained; see --explain)\n", n)
+	}
+	fmt.Fprintln(w)
+	switch {
+	case !rep.Sound():
+		fmt.Fprintf(w, "NOT SOUND: %d concrete structure(s) embed into no abstract structure at their location, %d concrete message(s) missed, %d claim(s) of the program false on a reached state\n",
+			rep.FailedCount(), len(rep.Missed), len(rep.Broken))
+	case stopReason != "":
+		fmt.Fprintf(w, "stopped early: %s; no failure among the %d concrete structures checked\n", stopReason, rep.Checked)
+	case rep.UndecidedCount() > 0:
+		fmt.Fprintf(w, "undecided: %d concrete structures could not be decided within the search budget\n", rep.UndecidedCount())
+	default:
+		fmt.Fprintf(w, "sound on these inputs: every concrete structure embeds into an abstract structure at its location\n")
+	}
+}
+
+// printConcreteTrace writes a concrete trace; for a message, its last
+// step is the action that raises it.
+func printConcreteTrace(w io.Writer, steps []abstraction.TraceStep, message bool) {
+	fmt.Fprintln(w, "  how the concrete run got there:")
+	for i, st := range steps {
+		switch {
+		case i == 0:
+			fmt.Fprintf(w, "    %2d  %-8s input structure (%d individuals)\n", i, st.Location, st.Structure.Size())
+		case message && i == len(steps)-1:
+			fmt.Fprintf(w, "    %2d  %-8s %s raises the message\n", i, st.Location, st.Action)
+		default:
+			fmt.Fprintf(w, "    %2d  %-8s after %s\n", i, st.Location, st.Action)
+		}
+	}
+}
+
+func indentTVS(s *tvl.Structure, indent string) string {
+	var b strings.Builder
+	s.WriteTVS(&b, indent)
+	return b.String()
+}
+
+// mapString writes a map of individuals as u0→u1, u1→u1.
+func mapString(f []int) string {
+	var parts []string
+	for u, w := range f {
+		parts = append(parts, fmt.Sprintf("%s→%s", tvl.IndividualName(u), tvl.IndividualName(w)))
+	}
+	if len(parts) == 0 {
+		return "the empty map"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// embedSummary is the JSON summary of an embedding check.
+type embedSummary struct {
+	Tool               string                `json:"tool"`
+	Version            string                `json:"version"`
+	Program            string                `json:"program"`
+	Inputs             []string              `json:"inputs"`
+	Options            embedSummaryOptions   `json:"options"`
+	Locations          []embedSummaryLoc     `json:"locations"`
+	ConcreteInputs     int                   `json:"concrete_inputs"`
+	ConcreteStructures int                   `json:"concrete_structures"`
+	ConcreteComplete   bool                  `json:"concrete_complete"`
+	ConcreteStopReason string                `json:"concrete_stop_reason,omitempty"`
+	AbstractStructures int                   `json:"abstract_structures"`
+	AbstractComplete   bool                  `json:"abstract_complete"`
+	Checked            int                   `json:"checked"`
+	Failed             int                   `json:"failed"`
+	Undecided          int                   `json:"undecided"`
+	MissedMessages     []embedSummaryMessage `json:"missed_messages"`
+	FalseClaims        []embedSummaryMessage `json:"false_claims"`
+	Notes              []embedSummaryMessage `json:"notes"`
+	FailureLocations   []string              `json:"failure_locations"`
+	Sound              bool                  `json:"sound"`
+	Incomplete         bool                  `json:"incomplete"`
+	StopReason         string                `json:"stop_reason,omitempty"`
+	TimeSeconds        float64               `json:"time_seconds"`
+}
+
+type embedSummaryOptions struct {
+	Join          string            `json:"join"`
+	Action        string            `json:"action"`
+	Copies        int               `json:"copies"`
+	Threads       int               `json:"threads"`
+	MaxDepth      int               `json:"max_depth"`
+	MaxStructures int               `json:"max_structures"`
+	Defines       map[string]string `json:"defines"`
+}
+
+type embedSummaryLoc struct {
+	Label     string `json:"label"`
+	Concrete  int    `json:"concrete"`
+	Abstract  int    `json:"abstract"`
+	Failed    int    `json:"failed"`
+	Undecided int    `json:"undecided"`
+}
+
+type embedSummaryMessage struct {
+	Location string `json:"location"`
+	Text     string `json:"text"`
+}
+
+func buildEmbedSummary(program string, inputs []string, o *embedOptions, defines map[string]string,
+	abs, conc *abstraction.Result, concInputs int, rep *soundness.Report, stopReason string, elapsed time.Duration) embedSummary {
+	threads := o.run.concrete.threads
+	if threads == 0 {
+		threads = o.run.concrete.copies
+	}
+	s := embedSummary{
+		Tool: "tvla", Version: versionString(), Program: filepath.Base(program), Inputs: []string{},
+		Options: embedSummaryOptions{Join: o.run.join, Action: o.run.action, Copies: o.run.concrete.copies, Threads: threads,
+			MaxDepth: o.run.concrete.maxDepth, MaxStructures: o.maxStructures, Defines: defines},
+		ConcreteInputs: concInputs, ConcreteStructures: conc.Stats.Stored, ConcreteComplete: !conc.Incomplete,
+		ConcreteStopReason: conc.StopReason, AbstractStructures: abs.Stats.Stored, AbstractComplete: !abs.Incomplete,
+		MissedMessages: []embedSummaryMessage{}, FalseClaims: []embedSummaryMessage{}, Notes: []embedSummaryMessage{}, FailureLocations: []string{},
+		StopReason: stopReason, TimeSeconds: elapsed.Seconds(),
+	}
+	for _, in := range inputs {
+		s.Inputs = append(s.Inputs, filepath.Base(in))
+	}
+	if rep == nil {
+		s.Incomplete = true
+		return s
+	}
+	for _, l := range rep.Locations {
+		s.Locations = append(s.Locations, embedSummaryLoc{Label: l.Label, Concrete: l.Concrete, Abstract: l.Abstract, Failed: l.Failed, Undecided: l.Undecided})
+	}
+	s.Checked, s.Failed, s.Undecided = rep.Checked, rep.FailedCount(), rep.UndecidedCount()
+	seen := map[string]bool{}
+	for _, m := range rep.Notes {
+		if key := m.Location + "\x00" + m.Text; !seen[key] {
+			seen[key] = true
+			s.Notes = append(s.Notes, embedSummaryMessage{m.Location, m.Text})
+		}
+	}
+	for _, m := range rep.Broken {
+		s.FalseClaims = append(s.FalseClaims, embedSummaryMessage{m.Location, m.Text})
+	}
+	for _, m := range rep.Missed {
+		s.MissedMessages = append(s.MissedMessages, embedSummaryMessage{m.Location, m.Text})
+	}
+	locSeen := map[string]bool{}
+	for _, f := range rep.Failures {
+		if !f.Undecided && !locSeen[f.Location] {
+			locSeen[f.Location] = true
+			s.FailureLocations = append(s.FailureLocations, f.Location)
+		}
+	}
+	s.Sound = rep.Sound()
+	s.Incomplete = rep.Incomplete || stopReason != "" || rep.UndecidedCount() > 0
+	return s
+}

@@ -1,0 +1,75 @@
+package soundness
+
+import (
+	"context"
+	"errors"
+
+	"github.com/tvla-go/tvla/abstraction"
+	"github.com/tvla-go/tvla/model"
+	"github.com/tvla-go/tvla/tvl"
+)
+
+// EmbedOptions configure an embedding check of a program.
+type EmbedOptions struct {
+	// Abstract configures the abstract run (Join, ActionOrder,
+	// Differencing, Workers). BreakIfCoerceAfterUpdateFailed is turned
+	// off: a structure Coerce finds inconsistent after an update is
+	// dropped, so that a wrong constraint shows as lost concrete states.
+	Abstract abstraction.Options
+	// Concretize bounds the concrete inputs made from the inputs.
+	Concretize abstraction.ConcretizeOptions
+	// MaxDepth and MaxStructures bound the concrete run (MaxStructures
+	// also bounds the concrete inputs).
+	MaxDepth, MaxStructures int
+	Check                   Options
+}
+
+// Outcome is everything an embedding check did.
+type Outcome struct {
+	ConcreteInputs []*tvl.Structure
+	Concretized    abstraction.ConcretizeReport
+	Abstract       *abstraction.Result
+	Concrete       *abstraction.Result
+	// Report is nil when the abstract run did not reach its fixpoint.
+	Report *Report
+}
+
+// Embed runs prog abstractly from inputs and concretely from their
+// concrete instances, and checks the concrete run against the abstract
+// one. It stops early, with what it has, when ctx ends.
+func Embed(ctx context.Context, prog *model.Program, inputs []*tvl.Structure, o EmbedOptions) (*Outcome, error) {
+	ao := o.Abstract
+	ao.BreakIfCoerceAfterUpdateFailed = false
+	if ao.Join == abstraction.JoinConcrete {
+		return nil, errors.New("the abstract run's join cannot be conc")
+	}
+	absEngine, err := abstraction.NewEngine(prog, ao)
+	if err != nil {
+		return nil, err
+	}
+	co := abstraction.Options{Join: abstraction.JoinConcrete, Differencing: ao.Differencing, Workers: ao.Workers,
+		MaxDepth: o.MaxDepth, MaxStructures: o.MaxStructures}
+	concEngine, err := abstraction.NewEngine(prog, co)
+	if err != nil {
+		return nil, err
+	}
+	out := &Outcome{}
+	cz := o.Concretize
+	if cz.Max == 0 {
+		cz.Max = o.MaxStructures
+	}
+	out.ConcreteInputs, out.Concretized, err = concEngine.Concretize(ctx, inputs, cz)
+	if err != nil && ctx.Err() == nil {
+		return nil, err
+	}
+	if out.Abstract, err = absEngine.Run(ctx, inputs); err != nil {
+		return nil, err
+	}
+	if out.Concrete, err = concEngine.Run(ctx, out.ConcreteInputs); err != nil {
+		return nil, err
+	}
+	if !out.Abstract.Incomplete {
+		out.Report = Check(ctx, out.Concrete, out.Abstract, o.Check)
+	}
+	return out, nil
+}

@@ -1,0 +1,35 @@
+package tvl
+
+// CopyPred gives s the interpretation of p that from has. Both must have
+// the same number of individuals. A frozen from shares its table (copied
+// on s's first write), so this costs a pointer.
+func (s *Structure) CopyPred(p *Pred, from *Structure) {
+	s.mustWrite()
+	if s.voc != from.voc || s.n != from.n {
+		panic("tvl: CopyPred between structures of different universes")
+	}
+	share := func(t *table) *table {
+		if from.tok == nil {
+			return t
+		}
+		return &table{val: append([]uint64(nil), t.val...), half: append([]uint64(nil), t.half...), owner: s.tok}
+	}
+	switch p.Arity {
+	case 0:
+		s.nullary[p.Index] = from.nullary[p.Index]
+	case 1:
+		s.unary[p.Index] = share(from.unary[p.Index])
+	case 2:
+		s.binary[p.Index] = share(from.binary[p.Index])
+	default:
+		t := from.kary[p.Arity][p.Index]
+		if from.tok != nil {
+			c := &karyTable{vals: make(map[tupleKey]Kleene, len(t.vals)), owner: s.tok}
+			for k, v := range t.vals {
+				c.vals[k] = v
+			}
+			t = c
+		}
+		s.kary[p.Arity][p.Index] = t
+	}
+}
