@@ -126,6 +126,9 @@ func (o *runOptions) validate() error {
 	default:
 		return usageError("--join must be rel, part, ind or conc, not %q", o.join)
 	}
+	if o.closure == "" { // commands without the flag (embed) use the default
+		o.closure = "full"
+	}
 	if _, err := predicates.ParseClosure(o.closure); err != nil {
 		return usageError("--closure: %v", err)
 	}
