@@ -448,6 +448,18 @@ func (e *Engine) reversePostOrder(out map[string][]*model.Edge) map[string]int {
 	return rank
 }
 
+// refineChanged is what Focus's refinement re-checks: the predicates a
+// split changed (semi-naive), or everything when
+// TVLA_FULL_FOCUS_COERCE is set (a switch to compare the two).
+func refineChanged(changed []*tvl.Pred) []*tvl.Pred {
+	if fullFocusCoerce {
+		return nil
+	}
+	return changed
+}
+
+var fullFocusCoerce = os.Getenv("TVLA_FULL_FOCUS_COERCE") != ""
+
 // apply runs one action on one stored structure: Focus, Coerce,
 // precondition, messages, update, Coerce, Blur.
 func (w *worker) apply(act *Action, loc string, s *tvl.Structure) (o outcome) {
@@ -466,8 +478,8 @@ func (w *worker) apply(act *Action, loc string, s *tvl.Structure) (o outcome) {
 		// nothing changed, so it is skipped too (as in TVLA; Coerce only
 		// ever sharpens, so skipping it costs precision at most, and on
 		// the reference examples it costs none).
-		refine := func(t *tvl.Structure) bool {
-			r := w.coerce.Coerce(t, nil)
+		refine := func(t *tvl.Structure, changed []*tvl.Pred) bool {
+			r := w.coerce.Coerce(t, refineChanged(changed))
 			o.stats.Breaches += r.Breaches
 			if r.Consistent {
 				coerced[t] = true

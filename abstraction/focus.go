@@ -58,12 +58,13 @@ func (e *FocusError) Error() string {
 // itself is not changed.
 //
 // When refine is not nil it is applied to every structure a split
-// produces, before Focus looks at it again: it sharpens the structure in
+// produces, with the predicates the split changed, before Focus looks at
+// it again: it sharpens the structure in
 // place (Coerce) or reports it inconsistent, and such structures are
 // dropped. Refining as it goes is what lets Focus end: setting n(u, w) to
 // 1 makes w non-summary under a function property, after which t[n](w, w)
 // is definite instead of a summary individual related to itself.
-func (fo *Focuser) Focus(s *tvl.Structure, refine func(*tvl.Structure) bool) ([]*tvl.Structure, error) {
+func (fo *Focuser) Focus(s *tvl.Structure, refine func(t *tvl.Structure, changed []*tvl.Pred) bool) ([]*tvl.Structure, error) {
 	var out []*tvl.Structure
 	work := []*tvl.Structure{s}
 	steps := 0
@@ -86,8 +87,11 @@ func (fo *Focuser) Focus(s *tvl.Structure, refine func(*tvl.Structure) bool) ([]
 		if err != nil {
 			return nil, err
 		}
+		// A split changes the focused predicate's tuple and, when it
+		// bifurcates an individual, summary-ness and equality.
+		changed := []*tvl.Pred{lit.pred, t.Vocabulary().Summary()}
 		for _, p := range parts {
-			if refine == nil || refine(p) {
+			if refine == nil || refine(p, changed) {
 				work = append(work, p)
 			}
 		}
