@@ -11,7 +11,8 @@
 #     copied to a scratch folder, where TVLA writes its .dt/.out.tvs)
 # CONFIG names rows below (default: all but the slow ones marked +);
 # "all" runs every row. Each row runs with the original dequeue (O) and
-# the simplified one (S, macro DGLM) unless it names one. BENCH_TIMEOUT (seconds, default 3600) bounds each
+# the simplified one (S, macro DGLM) unless it names one. WORKERS, when
+# set, is passed to tvla run --workers (default: one per CPU). BENCH_TIMEOUT (seconds, default 3600) bounds each
 # run; a run that hits it is reported as "timeout".
 #
 # Columns: unscheduled / stored / examined structures, constraint breaches,
@@ -94,7 +95,7 @@ while IFS='|' read -r name deqs threads inter mode macros opt; do
   if [ "$opt" = mm ]; then ours+=(--max-messages 1); theirs+=(-mm 1); fi
 
   # ours
-  /usr/bin/time -f "%e %M" -o "$scratch/time" timeout "$timeout" "$bin" run "$here/queue.tvp" "${ours[@]}" -q --json "$scratch/out.json" >"$scratch/out.txt" 2>&1
+  /usr/bin/time -f "%e %M" -o "$scratch/time" timeout "$timeout" "$bin" run "$here/queue.tvp" "${ours[@]}" ${WORKERS:+--workers "$WORKERS"} -q --json "$scratch/out.json" >"$scratch/out.txt" 2>&1
   rc=$?
   read -r wall rss < <(tail -1 "$scratch/time" 2>/dev/null) || { wall=?; rss=0; }
   if [ $rc = 124 ] || [ ! -s "$scratch/out.json" ]; then
