@@ -63,6 +63,10 @@ var embedCases = []embedCase{
 	// (stack_preds.tvp, PLANT_UNSOUND_SPEC): the analysis verifies the
 	// stack with it, having dropped the states after a push and a pop.
 	{program: "stack/stack.tvp", defines: []string{"THREADS=1", "PURE_INIT", "PLANT_UNSOUND_SPEC"}, depth: 30, minConcrete: 250, unsound: true},
+	// The Michael-Scott queue: one thread with each dequeue, one collapsed.
+	{program: "queue/queue.tvp", defines: []string{"THREADS=1", "PURE_INIT"}, depth: 30, minConcrete: 340},
+	{program: "queue/queue.tvp", defines: []string{"THREADS=1", "PURE_INIT", "DGLM"}, depth: 30, minConcrete: 330},
+	{program: "queue/queue.tvp", defines: []string{"THREADS=1", "PURE_INIT", "COLLAPSE_THREADS"}, depth: 30, minConcrete: 340},
 }
 
 func (c embedCase) name() string {
