@@ -7,6 +7,7 @@ package programs_test
 import (
 	"context"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/tvla-go/tvla/abstraction"
@@ -15,18 +16,29 @@ import (
 )
 
 // run analyses program with its PROGRAM.tvs input, TVLA's defaults, and
-// the given macros.
+// the given macros (NAME, or NAME=VALUE).
 func run(t testing.TB, program string, defines ...string) *abstraction.Result {
+	t.Helper()
+	return runWith(t, program, abstraction.Options{}, defines...)
+}
+
+// runWith is run with more options; TVLA's defaults (finite differencing,
+// stop at a constraint breached after an update) are set.
+func runWith(t testing.TB, program string, opts abstraction.Options, defines ...string) *abstraction.Result {
 	t.Helper()
 	cfg := tvp.LoadConfig{Defines: map[string]string{}}
 	for _, d := range defines {
-		cfg.Defines[d] = "1"
+		name, value, ok := strings.Cut(d, "=")
+		if !ok {
+			value = "1"
+		}
+		cfg.Defines[name] = value
 	}
 	prog, _, err := tvp.LoadProgram(program, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	input := program[:len(program)-len(filepath.Ext(program))] + ".tvs"
+	input := strings.TrimSuffix(program, filepath.Ext(program)) + ".tvs"
 	locs, err := tvp.LoadTVS(input, prog.Vocabulary.Tvl(), cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -37,7 +49,8 @@ func run(t testing.TB, program string, defines ...string) *abstraction.Result {
 			inputs = append(inputs, s.Structure)
 		}
 	}
-	e, err := abstraction.NewEngine(prog, abstraction.Options{Differencing: true, BreakIfCoerceAfterUpdateFailed: true})
+	opts.Differencing, opts.BreakIfCoerceAfterUpdateFailed = true, true
+	e, err := abstraction.NewEngine(prog, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

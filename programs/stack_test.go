@@ -1,15 +1,12 @@
 package programs_test
 
 import (
-	"context"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/tvla-go/tvla/abstraction"
 	"github.com/tvla-go/tvla/predicates"
-	"github.com/tvla-go/tvla/tvl"
-	"github.com/tvla-go/tvla/tvp"
 )
 
 // The Treiber stack with the merged specification (stack/README.md). The
@@ -27,42 +24,10 @@ func runStack(t testing.TB, maxMessages int, defines ...string) *abstraction.Res
 	return runStackWith(t, abstraction.Options{MaxMessages: maxMessages}, defines...)
 }
 
-// runStackWith is runStack with more options; TVLA's defaults (finite
-// differencing, stop at a constraint breached after an update) are set.
+// runStackWith is runStack with more options.
 func runStackWith(t testing.TB, opts abstraction.Options, defines ...string) *abstraction.Result {
 	t.Helper()
-	cfg := tvp.LoadConfig{Defines: map[string]string{}}
-	for _, d := range defines {
-		name, value, ok := strings.Cut(d, "=")
-		if !ok {
-			value = "1"
-		}
-		cfg.Defines[name] = value
-	}
-	prog, _, err := tvp.LoadProgram(stackProgram, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	locs, err := tvp.LoadTVS(strings.TrimSuffix(stackProgram, ".tvp")+".tvs", prog.Vocabulary.Tvl(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var inputs []*tvl.Structure
-	for _, l := range locs {
-		for _, s := range l.Structures {
-			inputs = append(inputs, s.Structure)
-		}
-	}
-	opts.Differencing, opts.BreakIfCoerceAfterUpdateFailed = true, true
-	e, err := abstraction.NewEngine(prog, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := e.Run(context.Background(), inputs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res
+	return runWith(t, stackProgram, opts, defines...)
 }
 
 // checkVerified checks that the run reached its fixpoint without a message,
