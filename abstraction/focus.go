@@ -87,10 +87,14 @@ func (fo *Focuser) Focus(s *tvl.Structure, refine func(t *tvl.Structure, changed
 		if err != nil {
 			return nil, err
 		}
-		// A split changes the focused predicate's tuple and, when it
-		// bifurcates an individual, summary-ness and equality.
-		changed := []*tvl.Pred{lit.pred, t.Vocabulary().Summary()}
-		for _, p := range parts {
+		// A split changes the focused predicate's tuple and, in the third
+		// part (which bifurcates an individual), summary-ness and
+		// equality.
+		for i, p := range parts {
+			changed := []*tvl.Pred{lit.pred}
+			if i == 2 {
+				changed = append(changed, t.Vocabulary().Summary())
+			}
 			if refine == nil || refine(p, changed) {
 				work = append(work, p)
 			}
