@@ -111,7 +111,16 @@ func (c *Coercer) Len() int { return len(c.cons) }
 func compileConstraint(voc *tvl.Vocabulary, src predicates.Constraint) (*constraint, error) {
 	k := &constraint{src: src}
 	conjs := bodyConjuncts(src.Body, src.Vars)
-	k.loop = loopOrder(conjs, src.Vars)
+	// A head !p(args) holds wherever p is 0, so only the tuples where p is
+	// not 0 need a look: binding the head's variables early lets them come
+	// from p's non-zero tuples.
+	var negHead *logic.Atom
+	if n, ok := src.Head.(*logic.Not); ok {
+		if a, ok := n.Sub.(*logic.Atom); ok {
+			negHead = a
+		}
+	}
+	k.loop = loopOrder(conjs, negHead, src.Vars)
 	level := func(vs []logic.Var) int {
 		l := -1
 		for _, v := range vs {
@@ -138,6 +147,13 @@ func compileConstraint(voc *tvl.Vocabulary, src predicates.Constraint) (*constra
 		k.checks[l] = append(k.checks[l], comp)
 		if k.gens[l].kind == genAll {
 			k.gens[l] = generatorFor(voc, c, k.loop, l, level)
+		}
+	}
+	if negHead != nil {
+		for l := range k.loop {
+			if k.gens[l].kind == genAll {
+				k.gens[l] = generatorFor(voc, negHead, k.loop, l, level)
+			}
 		}
 	}
 	slot := func(v logic.Var) int {
@@ -507,9 +523,10 @@ func bodyConjuncts(body logic.Formula, vars []logic.Var) []logic.Formula {
 }
 
 // loopOrder picks the order variables are bound in: first those of
-// positive atoms (few tuples hold, so they cut most), then the others, then
-// any head variables not in the body.
-func loopOrder(conjs []logic.Formula, vars []logic.Var) []logic.Var {
+// positive atoms (few tuples hold, so they cut most), then those of a
+// negated head atom (likewise), then the others, then any head variables
+// not in the body.
+func loopOrder(conjs []logic.Formula, negHead *logic.Atom, vars []logic.Var) []logic.Var {
 	var order []logic.Var
 	add := func(v logic.Var) {
 		for _, w := range order {
@@ -524,6 +541,11 @@ func loopOrder(conjs []logic.Formula, vars []logic.Var) []logic.Var {
 			for _, v := range logic.FreeVars(c) {
 				add(v)
 			}
+		}
+	}
+	if negHead != nil {
+		for _, v := range negHead.Args {
+			add(v)
 		}
 	}
 	for _, c := range conjs {
