@@ -26,6 +26,9 @@ type compiledUpdate struct {
 	// variable each is (an update variable named like a precondition
 	// variable shadows it).
 	fromBinding []int
+	// where are the tuples the formula can change (frame.go); elsewhere
+	// it gives back the predicate's value.
+	where cover
 }
 
 // Action is a model action compiled for the engine.
@@ -162,7 +165,8 @@ func CompileAction(voc *predicates.Vocabulary, act *model.Action, opts ActionOpt
 		if err != nil {
 			return wrap("update of "+p.Name, err)
 		}
-		a.updates = append(a.updates, compiledUpdate{pred: p.Pred, eval: c, fromBinding: from})
+		where := (&coverAnalysis{voc: tv, pred: p.Pred, args: args}).changes(f)
+		a.updates = append(a.updates, compiledUpdate{pred: p.Pred, eval: c, fromBinding: from, where: where})
 		updated[p.Name] = true
 		a.changes = append(a.changes, p.Pred)
 		return nil
@@ -331,8 +335,9 @@ func eachTuple(n, k int, f func([]int) bool) {
 
 // update applies %new/%clone, the update formulas, the re-derivation of
 // instrumentation predicates and %retain to s under b, returning the new
-// structure. s is not changed.
-func (a *Action) update(s *tvl.Structure, b binding) *tvl.Structure {
+// structure and the predicates whose values may differ from s's (for the
+// semi-naive Coerce after it). s is not changed.
+func (a *Action) update(s *tvl.Structure, b binding) (*tvl.Structure, []*tvl.Pred) {
 	pre := s.Clone()
 	// New individuals join the pre-state: update formulas see them, with
 	// every predicate 0 except isNew (and instance for copies), and the
@@ -360,6 +365,7 @@ func (a *Action) update(s *tvl.Structure, b binding) *tvl.Structure {
 		a.create(pre, a.cloneF, b, true)
 	}
 	post := pre.Clone()
+	var changed []*tvl.Pred
 	for _, u := range a.updates {
 		bound := u.eval.Bind(pre)
 		k := u.pred.Arity
@@ -367,11 +373,22 @@ func (a *Action) update(s *tvl.Structure, b binding) *tvl.Structure {
 		for i, j := range u.fromBinding {
 			asg[k+i] = b[j]
 		}
-		eachTuple(pre.Size(), k, func(t []int) bool {
+		differs := false
+		u.where.tuples(pre, k, func(t []int) {
 			copy(asg, t)
-			post.Set(u.pred, bound.Eval(asg...), t...)
-			return true
+			if v := bound.Eval(asg...); v != pre.Get(u.pred, t...) {
+				post.Set(u.pred, v, t...)
+				differs = true
+			}
 		})
+		if differs {
+			changed = append(changed, u.pred)
+		}
+	}
+	if a.src.New || a.src.Clone || a.retain != nil {
+		// The universe changed: every constraint the action can affect
+		// is checked.
+		changed = a.changes
 	}
 	if a.src.New || a.src.Clone {
 		for u := 0; u < post.Size(); u++ {
@@ -396,7 +413,7 @@ func (a *Action) update(s *tvl.Structure, b binding) *tvl.Structure {
 			post = post.Project(keep)
 		}
 	}
-	return post
+	return post, changed
 }
 
 // create adds the individuals of %new or %clone: one, or with a formula

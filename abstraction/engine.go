@@ -524,14 +524,14 @@ func (w *worker) apply(act *Action, loc string, s *tvl.Structure) (o outcome) {
 				o.messages = append(o.messages, raised{text, t})
 			}
 			t0 := time.Now()
-			post := act.update(t, b)
+			post, changed := act.update(t, b)
 			o.stats.UpdateTime += time.Since(t0)
 			for _, text := range messages(act.postMsgs, post, b) {
 				o.messages = append(o.messages, raised{text, t})
 			}
-			if e.order.coerceAfter {
+			if e.order.coerceAfter && len(changed) > 0 {
 				t0 := time.Now()
-				r := w.coerce.Coerce(post, act.changes)
+				r := w.coerce.Coerce(post, changed)
 				o.stats.Breaches += r.Breaches
 				o.stats.CoerceTime += time.Since(t0)
 				if !r.Consistent {
