@@ -101,6 +101,7 @@ type runLimits struct {
 }
 
 func startLimits(o limitOptions) *runLimits {
+	tuneGC(o.maxMemory)
 	ctx, cancel := context.WithCancelCause(context.Background())
 	l := &runLimits{cancel: cancel, quit: make(chan struct{})}
 	ctx, l.signals = signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
