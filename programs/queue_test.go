@@ -103,7 +103,7 @@ func TestQueueSoftInput(t *testing.T) {
 // Each faulty variant raises its linearisability message, with a trace
 // from the input, with either dequeue; the run stops at the first message
 // (tvla run --max-messages 1). Each runs in its quickest configuration
-// here (collapsed threads, two threads or one); bench.sh runs them all.
+// here (collapsed threads, two threads or one); go run ./bench queue runs them all.
 func TestQueueBugsAreReported(t *testing.T) {
 	const (
 		emptyNotEmpty = "linearisability: dequeue finds the queue empty but the specification queue is not empty"
@@ -183,7 +183,7 @@ func TestQueueBugsNeedTwoThreads(t *testing.T) {
 	}
 }
 
-// BenchmarkQueue runs the heavier configurations (see also queue/bench.sh,
+// BenchmarkQueue runs the heavier configurations (see also go run ./bench,
 // which measures the README's table); each must verify.
 func BenchmarkQueue(b *testing.B) {
 	for _, c := range []struct {

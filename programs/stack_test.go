@@ -160,7 +160,7 @@ func TestStackBugsNeedTwoThreads(t *testing.T) {
 }
 
 // BenchmarkStack runs the heavier configurations (see also
-// stack/bench.sh, which measures the README's table).
+// go run ./bench, which measures the README's table against the reference).
 func BenchmarkStack(b *testing.B) {
 	for _, c := range []struct {
 		name    string

@@ -1,0 +1,101 @@
+package main
+
+import "strings"
+
+// benchCase is one run: a bundled program (relative to the repository's
+// root) with macros and options. The same case runs on the reference with
+// the macros in its -D syntax.
+type benchCase struct {
+	name    string
+	group   string
+	program string
+	// input is the TVS file beside the program (default: PROGRAM.tvs).
+	input string
+	// macros are NAME or NAME=VALUE; COLLAPSE_THREADS is passed to ours
+	// as --collapse-threads, which defines it.
+	macros []string
+	// firstMessage stops both tools at the first message (the faulty
+	// variants): --max-messages 1, TVLA's -mm 1.
+	firstMessage bool
+	// slow cases run only when named (or with "all").
+	slow bool
+}
+
+func (c benchCase) inputFile() string {
+	if c.input != "" {
+		return c.input
+	}
+	return strings.TrimSuffix(c.program, ".tvp") + ".tvs"
+}
+
+// cases lists the suite: the stack and queue models in their
+// configurations (threads 1-3, unbounded or collapsed; restricted or full
+// interleaving; faulty variants), the team's list programs and its
+// sorting program.
+func cases() []benchCase {
+	var out []benchCase
+	add := func(c benchCase) { out = append(out, c) }
+
+	const stack = "programs/stack/stack.tvp"
+	for _, c := range []struct {
+		name   string
+		macros string
+		slow   bool
+	}{
+		{"1", "THREADS=1", false},
+		{"2", "THREADS=2", false},
+		{"3", "THREADS=3", false},
+		{"inf", "", true},
+		{"collapsed", "COLLAPSE_THREADS", false},
+		{"1-full", "THREADS=1 FULL_INTERLEAVING", false},
+		{"2-full", "THREADS=2 FULL_INTERLEAVING", false},
+		{"collapsed-full", "COLLAPSE_THREADS FULL_INTERLEAVING", false},
+		{"1-pure", "THREADS=1 PURE_INIT", false},
+		{"2-pure", "THREADS=2 PURE_INIT", false},
+		{"collapsed-pure", "COLLAPSE_THREADS PURE_INIT", false},
+	} {
+		add(benchCase{name: "stack-" + c.name, group: "stack", program: stack, macros: strings.Fields(c.macros), slow: c.slow})
+	}
+	for _, bug := range []string{"BUG_PUSH_NO_COMPARE", "BUG_POP_EARLY_LP", "BUG_POP_WRONG_VALUE", "BUG_PUSH_NO_LP"} {
+		short := strings.ToLower(strings.TrimPrefix(bug, "BUG_"))
+		add(benchCase{name: "stack-" + short + "-collapsed", group: "stack-bugs", program: stack,
+			macros: []string{"COLLAPSE_THREADS", bug}, firstMessage: true})
+		add(benchCase{name: "stack-" + short + "-2", group: "stack-bugs", program: stack,
+			macros: []string{"THREADS=2", bug}, firstMessage: true})
+	}
+
+	const queue = "programs/queue/queue.tvp"
+	for _, c := range []struct {
+		name   string
+		macros string
+		slow   bool
+	}{
+		{"1", "THREADS=1", false},
+		{"2", "THREADS=2", false},
+		{"3", "THREADS=3", true},
+		{"collapsed", "COLLAPSE_THREADS", false},
+		{"1-full", "THREADS=1 FULL_INTERLEAVING", false},
+		{"2-full", "THREADS=2 FULL_INTERLEAVING", true},
+		{"collapsed-full", "COLLAPSE_THREADS FULL_INTERLEAVING", true},
+		{"1-pure", "THREADS=1 PURE_INIT", false},
+		{"2-pure", "THREADS=2 PURE_INIT", false},
+		{"collapsed-pure", "COLLAPSE_THREADS PURE_INIT", false},
+	} {
+		// O is Michael and Scott's dequeue, S the simplified one (DGLM).
+		add(benchCase{name: "queue-O-" + c.name, group: "queue", program: queue, macros: strings.Fields(c.macros), slow: c.slow})
+		add(benchCase{name: "queue-S-" + c.name, group: "queue", program: queue, macros: append(strings.Fields(c.macros), "DGLM"), slow: c.slow})
+	}
+	for _, bug := range []string{"BUG_ENQ_TAIL_FIRST", "BUG_DEQ_NO_COMPARE", "BUG_DEQ_RESET_NEXT", "BUG_DEQ_WRONG_VALUE"} {
+		short := strings.ToLower(strings.TrimPrefix(bug, "BUG_"))
+		add(benchCase{name: "queue-" + short + "-collapsed", group: "queue-bugs", program: queue,
+			macros: []string{"COLLAPSE_THREADS", bug}, firstMessage: true})
+	}
+
+	for _, p := range []string{"append", "create", "delete", "insert", "merge", "reverse", "search", "search_nullderef"} {
+		add(benchCase{name: "sll-" + p, group: "lists", program: "programs/sll/" + p + ".tvp"})
+	}
+	return out
+}
+
+// defaultGroups run when no case is named.
+var defaultGroups = map[string]bool{"stack": true, "queue": true, "lists": true, "sorting": true}
