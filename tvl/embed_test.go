@@ -304,3 +304,56 @@ func TestCopyPred(t *testing.T) {
 		t.Error("writing the original changed the copy")
 	}
 }
+
+// Merge gives each tuple of groups exactly the join of its members'
+// values (1 only if all are 1, 0 only if all are 0), and marks groups of
+// two or more summary: checked against that definition on random
+// three-valued structures and random groupings.
+func TestMergeJoinsEachGroup(t *testing.T) {
+	voc := testgen.Vocabulary()
+	r := rand.New(rand.NewPCG(11, 70))
+	for i := 0; i < 300; i++ {
+		n := 1 + r.IntN(9)
+		c := testgen.Structure(r, voc, n, i%3 == 0)
+		k := 1 + r.IntN(n)
+		classOf := make([]int, n)
+		for u := range classOf {
+			classOf[u] = u % k // every group non-empty
+		}
+		r.Shuffle(n, func(a, b int) { classOf[a], classOf[b] = classOf[b], classOf[a] })
+		m := tvl.Merge(c, classOf, k)
+		for _, p := range voc.Preds() {
+			testgen.Assignments(p.Arity, k, func(group []int) {
+				var want logic.Kleene
+				first := true
+				testgen.Assignments(p.Arity, n, func(member []int) {
+					for x, u := range member {
+						if classOf[u] != group[x] {
+							return
+						}
+					}
+					v := c.Get(p, member...)
+					if first {
+						want, first = v, false
+					} else if v != want {
+						want = logic.Unknown
+					}
+				})
+				if p == voc.Summary() {
+					size := 0
+					for _, j := range classOf {
+						if j == group[0] {
+							size++
+						}
+					}
+					if size > 1 {
+						want = logic.Unknown
+					}
+				}
+				if got := m.Get(p, group...); got != want {
+					t.Fatalf("case %d: %s%v is %v, the join of its members is %v\n%s\nclasses %v", i, p.Name, group, got, want, c, classOf)
+				}
+			})
+		}
+	}
+}

@@ -68,16 +68,34 @@ type Structure struct {
 func wordsFor(n int) int { return (n + 63) >> 6 }
 
 // New returns the structure with an empty universe over voc.
-func New(voc *Vocabulary) *Structure {
-	s := &Structure{voc: voc, tok: new(owner)}
+func New(voc *Vocabulary) *Structure { return newSized(voc, 0) }
+
+// newSized returns a structure of n individuals with every value 0, its
+// bit tables cut from one allocation (Blur makes one per structure an
+// action produces). Each table's capacity ends where it does, so that
+// growing one reallocates it instead of running into its neighbour.
+func newSized(voc *Vocabulary, n int) *Structure {
+	s := &Structure{voc: voc, tok: new(owner), n: n, stride: wordsFor(n)}
 	s.nullary = make([]Kleene, len(voc.OfArity(0)))
-	s.unary = make([]*table, len(voc.OfArity(1)))
-	s.binary = make([]*table, len(voc.OfArity(2)))
+	nu, nb := len(voc.OfArity(1)), len(voc.OfArity(2))
+	s.unary = make([]*table, nu)
+	s.binary = make([]*table, nb)
+	words := make([]uint64, 2*s.stride*(nu+nb*n))
+	tables := make([]table, nu+nb)
+	take := func(m int) []uint64 {
+		w := words[:m:m]
+		words = words[m:]
+		return w
+	}
 	for i := range s.unary {
-		s.unary[i] = &table{owner: s.tok}
+		t := &tables[i]
+		t.val, t.half, t.owner = take(s.stride), take(s.stride), s.tok
+		s.unary[i] = t
 	}
 	for i := range s.binary {
-		s.binary[i] = &table{owner: s.tok}
+		t := &tables[nu+i]
+		t.val, t.half, t.owner = take(n*s.stride), take(n*s.stride), s.tok
+		s.binary[i] = t
 	}
 	if m := voc.MaxArity(); m >= 3 {
 		s.kary = make([][]*karyTable, m+1)
@@ -499,28 +517,51 @@ func sameTable(x, y *table) bool {
 // is the tightest embedding of s into a structure with that universe; a
 // group of two or more individuals is a summary individual.
 func Merge(s *Structure, classOf []int, k int) *Structure {
-	r := New(s.voc)
-	r.resize(k)
+	r := newSized(s.voc, k)
 	copy(r.nullary, s.nullary)
 	size := make([]int, k)
 	for _, j := range classOf {
 		size[j]++
 	}
-	join := func(dst *table, pos int, v Kleene, first bool) {
-		if first {
-			putKleene(dst, pos, v)
-		} else if old := kleeneAt(dst, pos); old != v {
-			putKleene(dst, pos, logic.Unknown)
+	// A merged tuple is 0 when all its members are, 1 when all are 1,
+	// and 1/2 otherwise. Only the members that are not 0 are visited
+	// (most tables are sparse): count them per merged tuple, and whether
+	// all were 1; a merged tuple with fewer such members than it has
+	// members has a 0 among them.
+	count := make([]int32, max(k, k*k))
+	allOne := make([]bool, max(k, k*k))
+	var hit []int32
+	visit := func(t *table, at, idx int) {
+		one := t.val[at>>6]>>(uint(at)&63)&1 != 0
+		if count[idx] == 0 {
+			allOne[idx] = one
+			hit = append(hit, int32(idx))
+		} else if !one {
+			allOne[idx] = false
 		}
+		count[idx]++
 	}
-	seen := make([]bool, k)
-	for i, t := range s.unary {
-		clear(seen)
-		nt := r.unary[i]
-		for u, j := range classOf {
-			join(nt, j, kleeneAt(t, u), !seen[j])
-			seen[j] = true
+	settle := func(nt *table, members func(idx int) int32, pos func(idx int) int) {
+		for _, idx := range hit {
+			v := logic.Unknown
+			if allOne[idx] && count[idx] == members(int(idx)) {
+				v = logic.True
+			}
+			putKleene(nt, pos(int(idx)), v)
+			count[idx] = 0
 		}
+		hit = hit[:0]
+	}
+	for i, t := range s.unary {
+		for w := range t.val {
+			m := t.val[w] | t.half[w]
+			for m != 0 {
+				u := w<<6 | bits.TrailingZeros64(m)
+				m &= m - 1
+				visit(t, u, classOf[u])
+			}
+		}
+		settle(r.unary[i], func(j int) int32 { return int32(size[j]) }, func(j int) int { return j })
 	}
 	sm := s.voc.sm.Index
 	for j := 0; j < k; j++ {
@@ -528,17 +569,21 @@ func Merge(s *Structure, classOf []int, k int) *Structure {
 			putKleene(r.unary[sm], j, logic.Unknown)
 		}
 	}
-	seen2 := make([]bool, k*k)
 	for i, t := range s.binary {
-		clear(seen2)
-		nt := r.binary[i]
-		for u, ju := range classOf {
-			for w, jw := range classOf {
-				pos := ju*r.stride*64 + jw
-				join(nt, pos, kleeneAt(t, u*s.stride*64+w), !seen2[ju*k+jw])
-				seen2[ju*k+jw] = true
+		for u := 0; u < s.n; u++ {
+			ju := classOf[u] * k
+			base := u * s.stride
+			for x := 0; x < s.stride; x++ {
+				m := t.val[base+x] | t.half[base+x]
+				for m != 0 {
+					w := x<<6 | bits.TrailingZeros64(m)
+					m &= m - 1
+					visit(t, (base+x)<<6|w&63, ju+classOf[w])
+				}
 			}
 		}
+		settle(r.binary[i], func(idx int) int32 { return int32(size[idx/k] * size[idx%k]) },
+			func(idx int) int { return idx/k*r.stride*64 + idx%k })
 	}
 	for a := 3; a < len(s.kary); a++ {
 		for i, t := range s.kary[a] {
