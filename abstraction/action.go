@@ -278,6 +278,20 @@ func (a *Action) preconditionBindings(s *tvl.Structure) []binding {
 	return out
 }
 
+// applicable reports whether the precondition is potentially satisfied
+// (not 0) under some assignment.
+func (a *Action) applicable(s *tvl.Structure) bool {
+	if a.pre == nil {
+		return true
+	}
+	found := false
+	a.pre.Bind(s).ForEach(func(_ []int, v logic.Kleene) bool {
+		found = v != logic.False
+		return !found
+	})
+	return found
+}
+
 // messages returns the texts of the messages potentially satisfied on s
 // under b.
 func messages(ms []compiledMessage, s *tvl.Structure, b binding) []string {

@@ -467,6 +467,9 @@ func (w *worker) apply(act *Action, loc string, s *tvl.Structure) (o outcome) {
 	if e.opts.Join == JoinConcrete {
 		return w.applyConcrete(act, s)
 	}
+	if !act.applicable(s) {
+		return o
+	}
 	work := []*tvl.Structure{s.Clone()}
 	coerced := map[*tvl.Structure]bool{}
 	unsplit := work[0]
@@ -479,6 +482,13 @@ func (w *worker) apply(act *Action, loc string, s *tvl.Structure) (o outcome) {
 		// ever sharpens, so skipping it costs precision at most, and on
 		// the reference examples it costs none).
 		refine := func(t *tvl.Structure, changed []*tvl.Pred) bool {
+			// Focus and Coerce only refine a structure, and the
+			// precondition cannot become potentially true on a
+			// refinement of a structure where it is 0: such a split is
+			// dropped before the cost of Coerce and of further splits.
+			if !act.applicable(t) {
+				return false
+			}
 			r := w.coerce.Coerce(t, refineChanged(changed))
 			o.stats.Breaches += r.Breaches
 			if r.Consistent {
