@@ -26,6 +26,9 @@ const (
 	genEqual                 // x == y, y bound: y only
 )
 
+// maxQuantDisjuncts bounds the split of a quantifier's body.
+const maxQuantDisjuncts = 16
+
 // quantLevel binds one variable.
 type quantLevel struct {
 	slot  int
@@ -58,6 +61,23 @@ func (c *compiler) quant(g *logic.Quant) (evalNode, error) {
 	}
 	if len(vars) == 0 {
 		return c.compile(body)
+	}
+	// E x. (f | g) is E x. f | E x. g, and A x. f is !E x. !f: each
+	// disjunct gets a loop nest of its own, with generators from its own
+	// atoms, where the whole body would leave every variable unguarded.
+	split := body
+	if g.Kind == logic.Forall {
+		split = logic.NNF(logic.NewNot(body))
+	}
+	if ds := logic.Disjuncts(split, maxQuantDisjuncts); len(ds) > 1 {
+		var f logic.Formula = &logic.Quant{Kind: logic.Exists, Vars: vars, Body: ds[0]}
+		for _, d := range ds[1:] {
+			f = &logic.Binary{Op: logic.Or, Left: f, Right: &logic.Quant{Kind: logic.Exists, Vars: vars, Body: d}}
+		}
+		if g.Kind == logic.Forall {
+			f = logic.NewNot(f)
+		}
+		return c.compile(f)
 	}
 	return c.bind(vars, func(slots []int) (evalNode, error) {
 		conj := conjuncts(body, g.Kind == logic.Forall, nil)
