@@ -2,6 +2,7 @@ package abstraction
 
 import (
 	"fmt"
+	"os"
 
 	"github.com/tvla-go/tvla/logic"
 	"github.com/tvla-go/tvla/predicates"
@@ -47,6 +48,9 @@ type constraint struct {
 	reads []*tvl.Pred
 	// usesEq: the constraint reads equality, so sm changes matter.
 	usesEq bool
+	// word is the word-parallel form, for constraints over one variable
+	// and unary predicates (bitwise.go); nil for the others.
+	word *wordConstraint
 }
 
 // Coercer enforces a program's constraints on structures (thesis
@@ -222,8 +226,15 @@ func compileConstraint(voc *tvl.Vocabulary, src predicates.Constraint) (*constra
 	if logic.UsesEquality(src.Body) {
 		k.usesEq = true
 	}
+	if !wordParallelOff {
+		k.word = compileWordConstraint(voc, k)
+	}
 	return k, nil
 }
+
+// wordParallelOff turns the word-parallel constraints off (the
+// TVLA_NO_WORD_COERCE environment variable), to compare the two.
+var wordParallelOff = os.Getenv("TVLA_NO_WORD_COERCE") != ""
 
 // predSet is a set of predicate IDs.
 type predSet []bool
@@ -294,6 +305,9 @@ func (c *Coercer) Coerce(s *tvl.Structure, changed []*tvl.Pred) CoerceResult {
 func (c *Coercer) apply(s *tvl.Structure, idx int, k *constraint, touched predSet, res *CoerceResult) bool {
 	if k.kind == headTrue {
 		return true
+	}
+	if k.word != nil {
+		return k.word.apply(c, s, k, touched, res)
 	}
 	for _, p := range k.pre {
 		if p.Eval(s, make([]int, len(k.loop))...) != logic.True {

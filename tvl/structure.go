@@ -199,6 +199,18 @@ func putKleene(t *table, i int, v Kleene) {
 // Nullary returns the value of the nullary predicate with table index i.
 func (s *Structure) Nullary(i int) Kleene { return s.nullary[i] }
 
+// Stride is the number of 64-bit words a unary table takes.
+func (s *Structure) Stride() int { return s.stride }
+
+// UnaryWords returns word w of the unary predicate with table index i:
+// bit b is individual 64w+b, set in val where it is 1 and in half where
+// it is 1/2 (bits past the universe mean nothing). For word-parallel
+// evaluation.
+func (s *Structure) UnaryWords(i, w int) (val, half uint64) {
+	t := s.unary[i]
+	return t.val[w], t.half[w]
+}
+
 // Unary returns p(u) for the unary predicate with table index i.
 func (s *Structure) Unary(i, u int) Kleene { return kleeneAt(s.unary[i], u) }
 
