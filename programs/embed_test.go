@@ -50,6 +50,12 @@ var embedCases = []embedCase{
 	{program: "sll/append.tvp", minConcrete: 254},
 	{program: "sll/merge.tvp", minConcrete: 901},
 	{program: "sll/merge.tvp", defines: []string{"DERIVE_UPDATES"}, minConcrete: 901},
+	// The insertion sort on lists of up to 4 nodes with every order of
+	// their data (93 concrete inputs), sorted either way, and its bug,
+	// whose unsorted results the concrete run reaches too.
+	{program: "sll/sort.tvp", minConcrete: 1897},
+	{program: "sll/sort.tvp", defines: []string{"DESCENDING"}, minConcrete: 1897},
+	{program: "sll/sort.tvp", defines: []string{"BUG_FRONT_TEST"}, minConcrete: 1965},
 	// The Treiber stack: one thread with garbage nodes in the initial
 	// state; one thread with full interleaving; collapsed threads; two
 	// threads, 30 steps (two operations each, with failed CASes); a bug

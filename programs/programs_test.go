@@ -122,6 +122,55 @@ func TestSinglyLinkedListPrograms(t *testing.T) {
 	}
 }
 
+// The insertion sort (sll/sort.tvp) verifies: the result is sorted,
+// unshared and holds every node. Sorting into the other order explores
+// the mirror image of the same states, so the counts are equal. The
+// reference TVLA 3 stores the same structures at every location (it
+// examines 6,707 to our 8,430).
+func TestInsertionSort(t *testing.T) {
+	counts := map[string]int{"L1": 3, "L30": 10, "L2": 2, "L3": 30, "L4": 27, "L5": 18, "L6": 18, "L7": 18, "L8": 27,
+		"L9": 27, "L10": 27, "L11": 27, "L12": 27, "L13": 27, "L15": 21, "L14": 27, "L20": 255, "L16": 213, "L17": 459,
+		"L18": 432, "L19": 243, "L21": 243, "L22": 243, "L23": 255, "L24": 93, "L31": 10, "L32": 10, "L33": 10, "L34": 10,
+		"exit": 10}
+	for _, defines := range [][]string{nil, {"DESCENDING"}} {
+		t.Run(strings.Join(append([]string{"sort"}, defines...), ","), func(t *testing.T) {
+			res := run(t, filepath.Join("sll", "sort.tvp"), defines...)
+			checkCounts(t, res, counts, 0)
+			if res.Stats.Stored != 2822 {
+				t.Errorf("%d structures stored, reference TVLA 3 has 2822", res.Stats.Stored)
+			}
+		})
+	}
+}
+
+// With BUG_FRONT_TEST every node the sort moves becomes the first, and
+// the check at the end reports that the result may be unsorted, and
+// nothing else; the reference raises the same 13 messages, all at L32.
+func TestInsertionSortBug(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		defines []string
+		text    string
+	}{
+		{"ascending", []string{"BUG_FRONT_TEST"}, "the list of x may be unsorted"},
+		{"descending", []string{"BUG_FRONT_TEST", "DESCENDING"}, "the list of x may be unsorted (downwards)"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			res := run(t, filepath.Join("sll", "sort.tvp"), c.defines...)
+			checkCounts(t, res, map[string]int{"L1": 3, "L30": 12, "L2": 2, "L3": 37, "L4": 33, "L5": 22, "L6": 22,
+				"L7": 22, "L8": 33, "L9": 33, "L10": 33, "L11": 33, "L12": 33, "L13": 33, "L14": 33, "L20": 21, "L23": 21,
+				"L24": 21, "L31": 12, "L32": 12, "L33": 12, "L34": 12, "exit": 12}, 13)
+			for _, l := range res.Locations {
+				for _, m := range l.Messages {
+					if l.Label != "L32" || m.Text != c.text {
+						t.Errorf("message at %s: %q, want only %q at L32", l.Label, m.Text, c.text)
+					}
+				}
+			}
+		})
+	}
+}
+
 // The faulty search reports its null dereference at the loop's load, on
 // the structures where y has run off the list.
 func TestNullDereferenceIsReportedWhereItHappens(t *testing.T) {
@@ -163,10 +212,10 @@ func TestInterruptedRunIsIncomplete(t *testing.T) {
 	}
 }
 
-// BenchmarkListPrograms runs three of the team's list programs end to end
+// BenchmarkListPrograms runs four of the team's list programs end to end
 // (load, parse, analyse), as a user's `tvla run` does.
 func BenchmarkListPrograms(b *testing.B) {
-	for _, name := range []string{"reverse", "insert", "merge"} {
+	for _, name := range []string{"reverse", "insert", "merge", "sort"} {
 		b.Run(name, func(b *testing.B) {
 			for b.Loop() {
 				res := run(b, filepath.Join("sll", name+".tvp"))
