@@ -94,6 +94,9 @@ func cases() []benchCase {
 	for _, p := range []string{"append", "create", "delete", "insert", "merge", "reverse", "search", "search_nullderef"} {
 		add(benchCase{name: "sll-" + p, group: "lists", program: "programs/sll/" + p + ".tvp"})
 	}
+	add(benchCase{name: "sort", group: "sorting", program: "programs/sll/sort.tvp"})
+	add(benchCase{name: "sort-descending", group: "sorting", program: "programs/sll/sort.tvp", macros: []string{"DESCENDING"}})
+	add(benchCase{name: "sort-bug", group: "sorting", program: "programs/sll/sort.tvp", macros: []string{"BUG_FRONT_TEST"}})
 	return out
 }
 
