@@ -85,3 +85,42 @@ func TestParseClosure(t *testing.T) {
 		t.Error("ParseClosure accepted an unknown name")
 	}
 }
+
+// A rule whose head names a variable that an outermost E of its body
+// binds reads as TVLA 3 reads it (checked with it on this input): the
+// head's m is the body's, so from d(a, c) and !d(a, b) Coerce concludes
+// !d(c, b), and keeps the structure.
+func TestRuleHeadSharesBodyVariable(t *testing.T) {
+	prog := loadText(t, `
+%p d(v1, v2)
+%r E(m) (d(v1, m) & !d(v1, v2)) ==> !d(m, v2)
+%%
+%action skip() {
+  %t "skip"
+}
+%%
+L1 skip() L2
+`)
+	voc := prog.Vocabulary
+	locs, err := tvp.ParseTVS(tvp.NewPlainSource("in.tvs", `
+%n = {a, b, c}
+%p = {
+  d = {a->a, b->b, c->c, a->c, c->b:1/2}
+}
+`), voc.Tvl())
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := locs[0].Structures[0]
+	at := func(name string) int { return slices.Index(in.Names, name) }
+	coercer, err := NewCoercer(voc.Tvl(), predicates.Constraints(voc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := coercer.Coerce(in.Structure, nil); !r.Consistent {
+		t.Fatalf("Coerce discarded the structure (%s)", r.Violated)
+	}
+	if got := in.Structure.Get(voc.Lookup("d").Pred, at("c"), at("b")); got != logic.False {
+		t.Errorf("d(c, b) = %v, want 0", got)
+	}
+}

@@ -2,6 +2,7 @@ package predicates
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/tvla-go/tvla/logic"
 )
@@ -60,6 +61,37 @@ func (c Closure) String() string {
 // closure; see ConstraintsWith.
 func Constraints(v *Vocabulary) []Constraint { return ConstraintsWith(v, ClosureFull) }
 
+// headScoped reads a rule as TVLA 3 does when its head names a variable
+// that an outermost E of the body binds, as in
+// `E(m) (d(v1, m) & !d(v1, v2)) ==> !d(m, v2)`: the head's m is the
+// body's, so the rule holds for every m that satisfies the body (the
+// quantifier is dropped). Read literally, the head's m would be a
+// variable of its own, and the rule would demand !d(m, v2) of every m.
+func headScoped(body logic.Formula, head []logic.Var) logic.Formula {
+	switch g := body.(type) {
+	case *logic.Quant:
+		if g.Kind != logic.Exists {
+			return body
+		}
+		var keep []logic.Var
+		for _, x := range g.Vars {
+			if !slices.Contains(head, x) {
+				keep = append(keep, x)
+			}
+		}
+		inner := headScoped(g.Body, head)
+		if len(keep) == 0 {
+			return inner
+		}
+		return &logic.Quant{Kind: logic.Exists, Vars: keep, Body: inner}
+	case *logic.Binary:
+		if g.Op == logic.And {
+			return &logic.Binary{Op: logic.And, Left: headScoped(g.Left, head), Right: headScoped(g.Right, head)}
+		}
+	}
+	return body
+}
+
 // ConstraintsWith derives the constraints Coerce enforces: one per
 // consistency rule (written or implied by properties), two per
 // instrumentation predicate (its definition implies it, and the negation
@@ -95,7 +127,7 @@ func ConstraintsWith(v *Vocabulary, closure Closure) []Constraint {
 	// already lists the useful ones), and adding them would make Coerce
 	// sharper than TVLA's, changing the structures an analysis keeps.
 	for _, r := range v.Rules {
-		add(Constraint{Body: r.Body, Head: r.Head, Origin: r.Origin})
+		add(Constraint{Body: headScoped(r.Body, logic.FreeVars(r.Head)), Head: r.Head, Origin: r.Origin})
 	}
 	for _, p := range v.Declared() {
 		if p.Kind != Instrumentation {
