@@ -187,7 +187,7 @@ func (r *Report) Markdown() []byte {
 		if o.Run.Description != "" {
 			fmt.Fprintf(&b, ": %s", strings.TrimSpace(o.Run.Description))
 		}
-		fmt.Fprintf(&b, "  \n  `%s`", shellLine(o.Command))
+		fmt.Fprintf(&b, "  \n  `%s`", ShellLine(o.Command))
 		if o.Status == Failed {
 			lines := strings.Split(strings.TrimSpace(o.Error), "\n")
 			fmt.Fprintf(&b, "  \n  error: %s", markdownEscape(strings.Join(lines, "; ")))
@@ -227,7 +227,7 @@ func (r *Report) CSV() []byte {
 		if o.Status != NotRun {
 			exit = strconv.Itoa(o.ExitCode)
 		}
-		row = append(row, strconv.FormatBool(o.Complete()), o.Verdict(), exit, shellLine(o.Command))
+		row = append(row, strconv.FormatBool(o.Complete()), o.Verdict(), exit, ShellLine(o.Command))
 		w.Write(row)
 	}
 	w.Flush()
@@ -315,9 +315,9 @@ func (r *Report) JSON() []byte {
 	return append(data, '\n')
 }
 
-// shellLine writes a command line, quoting the words a shell would read
+// ShellLine writes a command line, quoting the words a shell would read
 // otherwise (predicate names with brackets, for one).
-func shellLine(args []string) string {
+func ShellLine(args []string) string {
 	out := make([]string, len(args))
 	for i, a := range args {
 		if a == "" || strings.ContainsAny(a, " \t\n'\"\\$`[]*?{}()<>|&;#~!,") {

@@ -57,10 +57,13 @@ func fakeReport() *Report {
 				StopReason: "the time limit (1m0s) was reached"}, 3),
 		run("bug", "a faulty pop", []string{"-D", "BUG_POP_WRONG_VALUE", "--nonabs", "succ[ss,ssnext]"}, Messages,
 			&Summary{Unscheduled: 7, Stored: 129, Examined: 285, Breaches: 814, Messages: 2, TimeSeconds: 0.1, PeakHeap: 16 << 20}, 1),
+		run("breach", "", []string{"--nonabs", "has[next]"}, Messages,
+			&Summary{Unscheduled: 8, Stored: 180, Examined: 1856, Breaches: 20000, Messages: 3, TimeSeconds: 0.25, PeakHeap: 20 << 20, Incomplete: true,
+				StopReason: "Coerce found a structure inconsistent after the update of action CASsucc(Head, ss, ssnext) [pop38] at pop38: ..."}, 1),
 		run("broken", "", []string{"-D", "THREADS=9"}, Failed, nil, 2),
 		run("late", "", nil, NotRun, nil, 0),
 	}
-	outs[5].Error = "stack_preds.tvp:183:1: #error \"THREADS must be 1, 2, 3 or 4\"\nmore"
+	outs[6].Error = "stack_preds.tvp:183:1: #error \"THREADS must be 1, 2, 3 or 4\"\nmore"
 	return &Report{Spec: s, Outcomes: outs, Tool: "tvla", Version: "test", Jobs: 2, MaxMemory: 4 << 30, Timeout: 10 * time.Minute}
 }
 
@@ -117,7 +120,7 @@ func TestLimitNames(t *testing.T) {
 }
 
 func TestShellLine(t *testing.T) {
-	got := shellLine([]string{"tvla", "run", "my prog.tvp", "--nonabs", "succ[ss,ssnext]", "-D", "X=it's"})
+	got := ShellLine([]string{"tvla", "run", "my prog.tvp", "--nonabs", "succ[ss,ssnext]", "-D", "X=it's"})
 	want := `tvla run 'my prog.tvp' --nonabs 'succ[ss,ssnext]' -D 'X=it'\''s'`
 	if got != want {
 		t.Errorf("%s\nwant %s", got, want)

@@ -78,10 +78,16 @@ func (o *Outcome) Verdict() string {
 	case Verified:
 		return "verified"
 	case Messages:
+		v := fmt.Sprintf("%d messages", o.Summary.Messages)
 		if o.Summary.Messages == 1 {
-			return "1 message"
+			v = "1 message"
 		}
-		return fmt.Sprintf("%d messages", o.Summary.Messages)
+		if o.Summary.Incomplete {
+			// Stopped at a message: --max-messages, or a constraint
+			// breached after an update.
+			v += "; stopped: " + limitName(o.Summary.StopReason)
+		}
+		return v
 	case Limit, Interrupted:
 		return "stopped: " + limitName(o.Summary.StopReason)
 	case Failed:
@@ -108,6 +114,8 @@ func limitName(reason string) string {
 		return "memory" + arg()
 	case strings.HasPrefix(reason, "the message limit"):
 		return "max messages" + arg()
+	case strings.HasPrefix(reason, "Coerce found a structure inconsistent after the update"):
+		return "a constraint breached after an update"
 	case reason == "":
 		return "a limit"
 	}
@@ -229,7 +237,7 @@ func (rn *Runner) Run(ctx context.Context, s *Spec) ([]*Outcome, error) {
 	jobs := max(rn.Jobs, 1)
 	out := make([]*Outcome, len(s.Runs))
 	for i, r := range s.Runs {
-		out[i] = &Outcome{Run: r, Status: NotRun, Command: rn.command(s, r)}
+		out[i] = &Outcome{Run: r, Status: NotRun, Command: rn.Command(s, r)}
 	}
 	var mu sync.Mutex
 	next := 0
@@ -274,9 +282,9 @@ func (rn *Runner) logf(format string, args ...any) {
 	}
 }
 
-// command is the run's command line as a person would type it in the
+// Command is the run's command line as a person would type it in the
 // spec's folder.
-func (rn *Runner) command(s *Spec, r Run) []string {
+func (rn *Runner) Command(s *Spec, r Run) []string {
 	args := []string{"tvla", "run", s.Program}
 	if s.Input != "" {
 		args = append(args, s.Input)

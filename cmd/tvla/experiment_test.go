@@ -202,3 +202,21 @@ func TestExperimentInterrupt(t *testing.T) {
 		t.Errorf("stderr:\n%s", strings.Join(lines, "\n"))
 	}
 }
+
+// --dry-run checks the spec and lists the runs' commands; nothing runs
+// and nothing is written.
+func TestExperimentDryRun(t *testing.T) {
+	code, out, errOut := runCLI("experiment", testdata("experiment", "reverse.toml"), "--dry-run", "--timeout", "90s")
+	const p = "tvla run ../../programs/sll/reverse.tvp ../../programs/sll/reverse.tvs"
+	want := "declared: " + p + " --timeout 1m30s\n" +
+		"nonabs-y: " + p + " --nonabs y --timeout 1m30s\n" +
+		"nonabs-t: " + p + " --nonabs t --timeout 1m30s\n" +
+		"rel: " + p + " --join rel --timeout 1m30s\n" +
+		"limit: " + p + " --max-structures 20 --timeout 1m30s\n"
+	if code != 0 || out != want || errOut != "" {
+		t.Errorf("exit %d, stderr %q, stdout:\n%s\nwant:\n%s", code, errOut, out, want)
+	}
+	if _, err := os.Stat(testdata("experiment", "reverse-results")); err == nil {
+		t.Error("--dry-run made the output folder")
+	}
+}

@@ -24,6 +24,7 @@ type experimentOptions struct {
 	timeout   time.Duration
 	workers   int
 	quiet     bool
+	dryRun    bool
 }
 
 const exampleSpec = `  # stack.toml, beside stack.tvp
@@ -121,6 +122,7 @@ A SPEC:
 	f.DurationVar(&o.timeout, "timeout", 0, "stop each run that sets no timeout of its own after this `DURATION` (e.g. 10m; 0: no limit)")
 	f.IntVar(&o.workers, "workers", 0, "each run's --workers (0: the CPUs shared among the jobs); figures do not depend on it")
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "no progress lines")
+	f.BoolVar(&o.dryRun, "dry-run", false, "check the SPEC (the program loads under every run's options) and print each run's command, without running")
 	return cmd
 }
 
@@ -141,6 +143,13 @@ func runExperiment(cmd *cobra.Command, o *experimentOptions, specPath string) er
 	if err := experiment.Check(spec); err != nil {
 		return &exitError{code: exitInput, err: err}
 	}
+	runner := &experiment.Runner{Jobs: o.jobs, MaxMemory: uint64(o.maxMemory), Timeout: o.timeout, Workers: o.workers}
+	if o.dryRun {
+		for _, r := range spec.Runs {
+			fmt.Fprintf(stdout, "%s: %s\n", r.Name, experiment.ShellLine(runner.Command(spec, r)))
+		}
+		return nil
+	}
 	out := o.out
 	if out == "" {
 		out = strings.TrimSuffix(specPath, filepath.Ext(specPath)) + "-results"
@@ -156,7 +165,7 @@ func runExperiment(cmd *cobra.Command, o *experimentOptions, specPath string) er
 	if o.quiet {
 		log = io.Discard
 	}
-	runner := &experiment.Runner{Exe: exe, Jobs: o.jobs, MaxMemory: uint64(o.maxMemory), Timeout: o.timeout, Workers: o.workers, Log: log}
+	runner.Exe, runner.Log = exe, log
 
 	// The first Ctrl-C (or SIGTERM) stops the runs cleanly, a second one
 	// ends them.
