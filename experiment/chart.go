@@ -55,7 +55,7 @@ func (r *Report) Chart() []byte {
 		r.panel(&b, p, y)
 		y += panelHeight
 	}
-	fmt.Fprintf(&b, `<text x="10" y="%d" fill="#555">Logarithmic scales. Dark bar: the baseline; hatched: stopped at a limit (a lower bound); dashed line: the baseline's value.</text>`+"\n", y+14)
+	fmt.Fprintf(&b, `<text x="10" y="%d" fill="#555">Logarithmic scales. Dark bar: the baseline; hatched: stopped early (a lower bound); dashed line: the baseline's value.</text>`+"\n", y+14)
 	b.WriteString("</svg>\n")
 	return []byte(b.String())
 }
