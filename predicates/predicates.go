@@ -159,6 +159,24 @@ func (p *Predicate) Abstraction() bool {
 	return !p.Props.NonAbs
 }
 
+// SetAbstraction makes the named predicate an abstraction predicate (abs
+// true) or not one, whatever its declaration said: the abs and nonabs
+// properties are replaced. Only unary and nullary predicates can be either
+// (sm never is one); the error says why a name cannot be used.
+func (v *Vocabulary) SetAbstraction(name string, abs bool) error {
+	p := v.Lookup(name)
+	switch {
+	case p == nil:
+		return fmt.Errorf("the program has no predicate %s", name)
+	case p.Name == tvl.SummaryName:
+		return fmt.Errorf("%s is the built-in summary predicate, which is never an abstraction predicate", name)
+	case p.Arity > 1:
+		return fmt.Errorf("%s has arity %d: only unary and nullary predicates are abstraction predicates", name, p.Arity)
+	}
+	p.Props.Abs, p.Props.NonAbs = abs, !abs
+	return nil
+}
+
 // Rule is a consistency rule Body ==> Head: for every assignment of the
 // free variables under which Body is 1, Head must be 1. Head is an atom,
 // an equality, a constant, or the negation of one of those.

@@ -1,6 +1,9 @@
 package tvp
 
 import (
+	"fmt"
+	"sort"
+
 	"github.com/tvla-go/tvla/model"
 	"github.com/tvla-go/tvla/tvl"
 )
@@ -14,7 +17,29 @@ type LoadConfig struct {
 	SearchPath []string
 	// ReadFile reads a file; nil means os.ReadFile.
 	ReadFile func(string) ([]byte, error)
+	// Abstraction overrides the abs and nonabs properties of the named
+	// predicates (unary or nullary): true makes one an abstraction
+	// predicate, false not one (tvla run --abs, --nonabs).
+	Abstraction map[string]bool
 }
+
+// AbstractionError says why a predicate of LoadConfig.Abstraction cannot
+// be made (or unmade) an abstraction predicate.
+type AbstractionError struct {
+	Pred string
+	Abs  bool // what was asked
+	Err  error
+}
+
+func (e *AbstractionError) Error() string {
+	what := "an abstraction predicate"
+	if !e.Abs {
+		what = "a non-abstraction predicate"
+	}
+	return fmt.Sprintf("cannot make %s %s: %v", e.Pred, what, e.Err)
+}
+
+func (e *AbstractionError) Unwrap() error { return e.Err }
 
 func (c LoadConfig) preprocess() PreprocessConfig {
 	return PreprocessConfig{Defines: c.Defines, SearchPath: c.SearchPath, ReadFile: c.ReadFile}
@@ -33,6 +58,19 @@ func LoadProgram(path string, cfg LoadConfig) (*model.Program, []string, error) 
 	}
 	for _, w := range src.Warnings() {
 		prog.Warnings = append(prog.Warnings, w.Error())
+	}
+	// The overrides come after the declarations, so that they win; by
+	// name, so that the first error reported does not depend on map order.
+	names := make([]string, 0, len(cfg.Abstraction))
+	for name := range cfg.Abstraction {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		abs := cfg.Abstraction[name]
+		if err := prog.Vocabulary.SetAbstraction(name, abs); err != nil {
+			return nil, src.Files(), &AbstractionError{Pred: name, Abs: abs, Err: err}
+		}
 	}
 	return prog, src.Files(), nil
 }

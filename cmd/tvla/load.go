@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -43,6 +44,14 @@ func loadProgram(program string, inputs []string, cfg tvp.LoadConfig) (*loaded, 
 		}
 	}
 	prog, files, err := tvp.LoadProgram(program, cfg)
+	var ae *tvp.AbstractionError
+	if errors.As(err, &ae) {
+		flag := "--abs"
+		if !ae.Abs {
+			flag = "--nonabs"
+		}
+		return nil, usageError("%s %s: %v", flag, ae.Pred, ae.Err)
+	}
 	if err != nil {
 		return nil, &exitError{code: exitInput, err: err}
 	}

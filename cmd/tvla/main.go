@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/tvla-go/tvla/experiment"
 	"github.com/tvla-go/tvla/tvp"
 )
 
@@ -50,7 +51,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if errors.As(err, &ee) {
 		switch ee.err.(type) {
 		case nil:
-		case tvp.ErrorList, *tvp.Error:
+		case tvp.ErrorList, *tvp.Error, experiment.SpecErrors:
 			// Positioned errors stand alone, one per line, as
 			// file:line:col: message.
 			fmt.Fprintln(stderr, ee.err)

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"text/tabwriter"
 
@@ -41,6 +42,9 @@ type summaryOptions struct {
 	Action          string            `json:"action"`
 	CollapseThreads bool              `json:"collapse_threads"`
 	Defines         map[string]string `json:"defines"`
+	// Abs and NonAbs are the predicates --abs and --nonabs named, sorted.
+	Abs    []string `json:"abs"`
+	NonAbs []string `json:"nonabs"`
 }
 
 type summaryLocation struct {
@@ -53,7 +57,8 @@ type summaryLocation struct {
 func buildSummary(program string, inputs []string, o *runOptions, defines map[string]string, res *abstraction.Result, peak uint64) summary {
 	s := summary{
 		Tool: "tvla", Version: versionString(), Program: filepath.Base(program), Inputs: []string{},
-		Options:               summaryOptions{Join: o.join, Action: o.action, CollapseThreads: o.collapseThreads, Defines: defines},
+		Options: summaryOptions{Join: o.join, Action: o.action, CollapseThreads: o.collapseThreads, Defines: defines,
+			Abs: sortedSet(o.abs), NonAbs: sortedSet(o.nonabs)},
 		StructuresStored:      res.Stats.Stored,
 		UnscheduledStructures: res.Stats.Unscheduled,
 		StructuresExamined:    res.Stats.Examined,
@@ -85,6 +90,20 @@ func buildSummary(program string, inputs []string, o *runOptions, defines map[st
 	}
 	s.Verified = !res.Incomplete && res.Stats.Messages == 0
 	return s
+}
+
+// sortedSet returns the distinct strings of xs, sorted (never nil).
+func sortedSet(xs []string) []string {
+	out := []string{}
+	seen := map[string]bool{}
+	for _, x := range xs {
+		if !seen[x] {
+			seen[x] = true
+			out = append(out, x)
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 func writeJSON(path string, s summary, stdout io.Writer) error {

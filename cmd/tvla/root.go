@@ -35,13 +35,14 @@ structures come from TVS files.`,
 		Example: `  tvla run programs/stack/stack.tvp --collapse-threads
   tvla run reverse.tvp sll.tvs --join rel --json -
   tvla embed programs/sll/reverse.tvp
+  tvla experiment programs/stack/experiments.toml
   tvla version`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.AddCommand(newVersionCommand(), newRunCommand(), newCheckCommand(), newEmbedCommand())
+	root.AddCommand(newVersionCommand(), newRunCommand(), newCheckCommand(), newEmbedCommand(), newExperimentCommand())
 	return root
 }
 

@@ -27,13 +27,17 @@ type runOptions struct {
 	maxStructures   int
 	maxMessages     int
 	collapseThreads bool
-	tvsOut          string
-	dotOut          string
-	svgDir          string
-	htmlOut         string
-	jsonOut         string
-	quiet           bool
-	paths           []string
+	// abs and nonabs name predicates made abstraction predicates, or not,
+	// whatever their declarations say.
+	abs     []string
+	nonabs  []string
+	tvsOut  string
+	dotOut  string
+	svgDir  string
+	htmlOut string
+	jsonOut string
+	quiet   bool
+	paths   []string
 	// breakIfCoerceFails mirrors TVLA's breakIfCoerceAfterUpdateFailed
 	// property (default on).
 	breakIfCoerceFails bool
@@ -81,12 +85,20 @@ table says what was explored, the outputs asked for are written (each file
 atomically), and the exit status is 3. A second Ctrl-C quits at once.
 
 Exit status: 0 verified (no message), 1 messages raised, 2 bad input,
-3 stopped by a limit or an interrupt.`,
+3 stopped by a limit or an interrupt.
+
+--abs P and --nonabs P (each repeatable) make the unary or nullary predicate
+P an abstraction predicate, or not one, whatever its declaration says: Blur
+then tells individuals apart by P, or no longer does (for nullary
+predicates, the partial join's key). A predicate that does not exist, or has
+two or more arguments, is bad input (exit 2). The JSON summary lists them
+under options.abs and options.nonabs.`,
 		Example: `  tvla run programs/stack/stack.tvp --collapse-threads
   tvla run reverse.tvp sll.tvs --join rel --tvs out.tvs --json summary.json
   tvla run stack.tvp stack.tvs -D GNUM=2 --props stack.properties
   tvla run merge.tvp --timeout 30s --max-memory 2GiB --json summary.json
-  tvla run reverse.tvp --join conc --copies 4 --tvs concrete.tvs`,
+  tvla run reverse.tvp --join conc --copies 4 --tvs concrete.tvs
+  tvla run programs/stack/stack.tvp -D THREADS=2 --nonabs 'r_by[spec]'`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runAnalysis(cmd, &o, args)
@@ -100,6 +112,8 @@ Exit status: 0 verified (no message), 1 messages raised, 2 bad input,
 	f.IntVar(&o.maxStructures, "max-structures", 0, "stop (exit 3) after this many structures; 0 means no limit")
 	f.IntVar(&o.maxMessages, "max-messages", 0, "stop after this many messages; 0 means no limit")
 	f.BoolVar(&o.collapseThreads, "collapse-threads", false, "merge unscheduled threads into one summary object (thesis Chapter 8): defines the macro COLLAPSE_THREADS, under which a model makes its thread predicates nonabs and adds its soft invariants")
+	f.StringArrayVar(&o.abs, "abs", nil, "make `PREDICATE` (unary or nullary) an abstraction predicate, whatever its declaration says; repeatable")
+	f.StringArrayVar(&o.nonabs, "nonabs", nil, "make `PREDICATE` a non-abstraction predicate, whatever its declaration says; repeatable")
 	f.StringVar(&o.tvsOut, "tvs", "", "write the final structures per location as TVS to `FILE`")
 	f.StringVar(&o.dotOut, "dot", "", "write the final structures per location as Graphviz DOT to `FILE`")
 	f.StringVar(&o.svgDir, "svg", "", "render every structure and the CFG as SVG into `DIR`")
@@ -152,7 +166,26 @@ func (o *runOptions) validate() error {
 			return err
 		}
 	}
+	if _, err := abstractionOverrides(o.abs, o.nonabs); err != nil {
+		return err
+	}
 	return nil
+}
+
+// abstractionOverrides turns --abs and --nonabs into the loader's map; a
+// predicate named by both is an error.
+func abstractionOverrides(abs, nonabs []string) (map[string]bool, error) {
+	m := map[string]bool{}
+	for _, p := range abs {
+		m[p] = true
+	}
+	for _, p := range nonabs {
+		if m[p] {
+			return nil, usageError("predicate %s is given to both --abs and --nonabs", p)
+		}
+		m[p] = false
+	}
+	return m, nil
 }
 
 var defineSyntax = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*)(?:=(.*)|\((.*)\))?$`)
@@ -190,7 +223,8 @@ func runAnalysis(cmd *cobra.Command, o *runOptions, args []string) error {
 	if err != nil {
 		return usageError("%v", err)
 	}
-	l, err := loadProgram(program, inputs, tvp.LoadConfig{Defines: defines, SearchPath: o.paths})
+	overrides, _ := abstractionOverrides(o.abs, o.nonabs)
+	l, err := loadProgram(program, inputs, tvp.LoadConfig{Defines: defines, SearchPath: o.paths, Abstraction: overrides})
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,7 @@
+//go:build unix && !linux
+
+package experiment
+
+import "syscall"
+
+func setParentDeathSignal(*syscall.SysProcAttr) {}
