@@ -101,7 +101,6 @@ type runLimits struct {
 }
 
 func startLimits(o limitOptions) *runLimits {
-	tuneGC(o.maxMemory)
 	ctx, cancel := context.WithCancelCause(context.Background())
 	l := &runLimits{cancel: cancel, quit: make(chan struct{})}
 	ctx, l.signals = signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
@@ -122,6 +121,11 @@ func startLimits(o limitOptions) *runLimits {
 			l.release()
 		case <-l.quit:
 		}
+	}()
+	l.wg.Add(1)
+	go func() {
+		defer l.wg.Done()
+		tuneGC(o.maxMemory, l.quit)
 	}()
 	if o.maxMemory > 0 {
 		l.wg.Add(1)
