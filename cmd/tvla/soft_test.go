@@ -88,7 +88,7 @@ func TestSoftInvariantsReportPastes(t *testing.T) {
 	}
 	input, _ := os.ReadFile(strings.TrimSuffix(toggle, ".tvp") + ".tvs")
 	var sets strings.Builder
-	for _, name := range s.SoftInvariants.Held {
+	for _, name := range s.SoftInvariants.Reported {
 		sets.WriteString("  " + name + " = {t}\n")
 	}
 	in := strings.Replace(string(input), "  at[a] = {t}\n", "  at[a] = {t}\n"+sets.String(), 1)
@@ -124,7 +124,8 @@ func TestSoftInvariantsJSON(t *testing.T) {
 	want := summarySoft{
 		Mode: "auto", LocationPattern: "at[*]", Locations: []string{"a", "b", "c"},
 		ThreadPredicates: []string{"p", "q"}, Generated: 16, Skipped: []string{},
-		Held: []string{"nif[a,p]", "nif[a,q]", "nif[b,q]", "if[c,p,q]", "if[c,not[p],not[q]]"},
+		Held:     []string{"nif[a,p]", "nif[a,q]", "nif[b,q]", "if[c,p,q]", "if[c,not[p],not[q]]"},
+		Reported: []string{"nif[a,p]", "nif[a,q]", "nif[b,q]", "if[c,p,q]", "if[c,not[p],not[q]]"},
 	}
 	rounds := si.Rounds
 	si.Rounds = nil
