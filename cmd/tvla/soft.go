@@ -43,7 +43,8 @@ func (s *softOptions) validate(o *runOptions) error {
 		return usageError("--soft-invariants must be off, auto or report, not %q", s.mode)
 	}
 	if !s.on() {
-		if s.rounds > 1 && s.rounds != defaultSoftRounds {
+		// (0 is the zero value of commands without the flag.)
+		if s.rounds != 0 && s.rounds != defaultSoftRounds {
 			return usageError("--soft-rounds needs --soft-invariants auto or report")
 		}
 		if (s.pattern != "" && s.pattern != predicates.DefaultLocationPattern) || len(s.preds) > 0 || len(s.skip) > 0 || s.out != "" {

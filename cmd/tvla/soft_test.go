@@ -180,6 +180,7 @@ func TestSoftInvariantsBadFlags(t *testing.T) {
 		{[]string{"--soft-pred", "p", "--collapse-threads"}, "need --soft-invariants auto or report"},
 		{[]string{"--soft-invariants-out", "x.tvp"}, "need --soft-invariants auto or report"},
 		{[]string{"--soft-rounds", "2"}, "--soft-rounds needs --soft-invariants auto or report"},
+		{[]string{"--soft-rounds", "1", "--collapse-threads"}, "--soft-rounds needs --soft-invariants auto or report"},
 		{[]string{"--soft-invariants", "auto", "--collapse-threads", "--soft-rounds", "0"}, "--soft-rounds must be at least 1"},
 		{[]string{"--soft-invariants", "auto", "--collapse-threads", "--join", "conc"}, "cannot be used with --join conc"},
 		{[]string{"--soft-invariants", "auto", "--collapse-threads", "--soft-locations", "at"}, "--soft-locations: location pattern \"at\" must have exactly one *"},
