@@ -26,6 +26,9 @@ type Program struct {
 	Print []string
 	// Warnings are things the program does that the tool ignores.
 	Warnings []string
+	// SoftInvariants are the soft invariants the loader generated (tvla
+	// run --soft-invariants), nil when none were asked for.
+	SoftInvariants *predicates.SoftInvariants
 }
 
 // Edge is a CFG edge: from a location, through an action, to a location.

@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/tvla-go/tvla/model"
+	"github.com/tvla-go/tvla/predicates"
 	"github.com/tvla-go/tvla/tvl"
 )
 
@@ -21,6 +22,11 @@ type LoadConfig struct {
 	// predicates (unary or nullary): true makes one an abstraction
 	// predicate, false not one (tvla run --abs, --nonabs).
 	Abstraction map[string]bool
+	// Soft, when not nil, asks for generated soft invariants (tvla run
+	// --soft-invariants): see predicates.Vocabulary.AddSoftInvariants.
+	// They are added after the abstraction overrides, which decide what a
+	// thread predicate is; the program's SoftInvariants lists them.
+	Soft *predicates.SoftConfig
 }
 
 // AbstractionError says why a predicate of LoadConfig.Abstraction cannot
@@ -71,6 +77,13 @@ func LoadProgram(path string, cfg LoadConfig) (*model.Program, []string, error) 
 		if err := prog.Vocabulary.SetAbstraction(name, abs); err != nil {
 			return nil, src.Files(), &AbstractionError{Pred: name, Abs: abs, Err: err}
 		}
+	}
+	if cfg.Soft != nil {
+		soft, err := prog.Vocabulary.AddSoftInvariants(*cfg.Soft)
+		if err != nil {
+			return nil, src.Files(), err
+		}
+		prog.SoftInvariants = soft
 	}
 	return prog, src.Files(), nil
 }

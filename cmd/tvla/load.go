@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/tvla-go/tvla/model"
+	"github.com/tvla-go/tvla/predicates"
 	"github.com/tvla-go/tvla/tvl"
 	"github.com/tvla-go/tvla/tvp"
 )
@@ -52,6 +53,10 @@ func loadProgram(program string, inputs []string, cfg tvp.LoadConfig) (*loaded, 
 		}
 		return nil, usageError("%s %s: %v", flag, ae.Pred, ae.Err)
 	}
+	var se *predicates.SoftError
+	if errors.As(err, &se) {
+		return nil, usageError("--soft-invariants: %v", se)
+	}
 	if err != nil {
 		return nil, &exitError{code: exitInput, err: err}
 	}
@@ -79,6 +84,15 @@ func loadProgram(program string, inputs []string, cfg tvp.LoadConfig) (*loaded, 
 	}
 	if len(inputs) == 0 {
 		l.structures = []*tvl.Structure{tvl.New(prog.Vocabulary.Tvl())}
+	}
+	if soft := prog.SoftInvariants; soft != nil {
+		// The inputs do not know the generated soft invariants: they
+		// take their definitions' values there.
+		for _, s := range l.structures {
+			if err := soft.Initialize(s); err != nil {
+				return nil, &exitError{code: exitInput, err: err}
+			}
+		}
 	}
 	return l, nil
 }

@@ -42,7 +42,7 @@ func TestRunFlagsAreDeclared(t *testing.T) {
 		t.Fatalf("run --help exit %d", code)
 	}
 	for _, flag := range []string{"--join", "--action", "--props", "--max-structures", "--max-messages",
-		"--collapse-threads", "--tvs", "--dot", "--svg", "--html", "--json", "--quiet", "--path", "-D"} {
+		"--collapse-threads", "--soft-invariants", "--soft-rounds", "--tvs", "--dot", "--svg", "--html", "--json", "--quiet", "--path", "-D"} {
 		if !strings.Contains(out, flag) {
 			t.Errorf("run --help lacks %s", flag)
 		}

@@ -35,6 +35,8 @@ type summary struct {
 	Verified              bool     `json:"verified"`
 	Incomplete            bool     `json:"incomplete"`
 	StopReason            string   `json:"stop_reason,omitempty"`
+	// SoftInvariants is there when --soft-invariants is auto or report.
+	SoftInvariants *summarySoft `json:"soft_invariants,omitempty"`
 }
 
 type summaryOptions struct {
@@ -54,7 +56,7 @@ type summaryLocation struct {
 	Messages       int    `json:"messages"`
 }
 
-func buildSummary(program string, inputs []string, o *runOptions, defines map[string]string, res *abstraction.Result, peak uint64) summary {
+func buildSummary(program string, inputs []string, o *runOptions, defines map[string]string, res *abstraction.Result, peak uint64, soft *softResult) summary {
 	s := summary{
 		Tool: "tvla", Version: versionString(), Program: filepath.Base(program), Inputs: []string{},
 		Options: summaryOptions{Join: o.join, Action: o.action, CollapseThreads: o.collapseThreads, Defines: defines,
@@ -89,6 +91,9 @@ func buildSummary(program string, inputs []string, o *runOptions, defines map[st
 		}
 	}
 	s.Verified = !res.Incomplete && res.Stats.Messages == 0
+	if soft != nil {
+		s.SoftInvariants = buildSoftSummary(o.soft.mode, soft)
+	}
 	return s
 }
 

@@ -51,6 +51,7 @@ type runOptions struct {
 	closure        string
 	limits         limitOptions
 	concrete       concreteOptions
+	soft           softOptions
 }
 
 var actionOrder = regexp.MustCompile(`^f?c?puc?b$`)
@@ -92,13 +93,34 @@ P an abstraction predicate, or not one, whatever its declaration says: Blur
 then tells individuals apart by P, or no longer does (for nullary
 predicates, the partial join's key). A predicate that does not exist, or has
 two or more arguments, is bad input (exit 2). The JSON summary lists them
-under options.abs and options.nonabs.`,
+under options.abs and options.nonabs.
+
+--soft-invariants auto (with --collapse-threads) generates soft invariants
+(Friggens 2013, Chapter 8) instead of asking the model for them: for every
+location predicate at[L] (--soft-locations, default at[*]) and every thread
+predicate p, if[L,p] = isthread(v) & (at[L](v) -> p(v)) and nif[L,p] (the
+same with !p), nonabs instrumentation predicates, each with the rule
+if[L,p](v) & at[L](v) ==> p(v). The thread predicates are the unary
+predicates that are not abstraction predicates, other than the location
+predicates, tr_scheduled and those whose definitions read a location
+predicate (--soft-pred P names them instead, --soft-skip P leaves one out).
+A name the model already has is not generated. While a run does not verify
+(up to --soft-rounds runs, default 8), the next adds, at each location, the
+conditional soft invariants if[L,q,p] = "at L, q implies p" (with not[q],
+not[p]) for the pairs of thread predicates that stayed 1/2 there. After the
+table: the rounds, the value of each thread predicate at each location (1:
+if held, 0: nif held) and the conditional ones that held: held means 1 on
+every thread of every structure stored. --soft-invariants report also
+prints those that held as TVP declarations to paste into a model
+(--soft-invariants-out FILE writes them to FILE); the JSON summary has them
+under soft_invariants.`,
 		Example: `  tvla run programs/stack/stack.tvp --collapse-threads
   tvla run reverse.tvp sll.tvs --join rel --tvs out.tvs --json summary.json
   tvla run stack.tvp stack.tvs -D GNUM=2 --props stack.properties
   tvla run merge.tvp --timeout 30s --max-memory 2GiB --json summary.json
   tvla run reverse.tvp --join conc --copies 4 --tvs concrete.tvs
-  tvla run programs/stack/stack.tvp -D THREADS=2 --nonabs 'r_by[spec]'`,
+  tvla run programs/stack/stack.tvp -D THREADS=2 --nonabs 'r_by[spec]'
+  tvla run programs/stack/stack.tvp --collapse-threads -D NO_SOFT_INVARIANTS --soft-invariants report`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runAnalysis(cmd, &o, args)
@@ -114,6 +136,12 @@ under options.abs and options.nonabs.`,
 	f.BoolVar(&o.collapseThreads, "collapse-threads", false, "merge unscheduled threads into one summary object (thesis Chapter 8): defines the macro COLLAPSE_THREADS, under which a model makes its thread predicates nonabs and adds its soft invariants")
 	f.StringArrayVar(&o.abs, "abs", nil, "make `PREDICATE` (unary or nullary) an abstraction predicate, whatever its declaration says; repeatable")
 	f.StringArrayVar(&o.nonabs, "nonabs", nil, "make `PREDICATE` a non-abstraction predicate, whatever its declaration says; repeatable")
+	f.StringVar(&o.soft.mode, "soft-invariants", softOff, "with --collapse-threads, generate the soft invariants if[L,p] and nif[L,p] for every location L and thread predicate p (auto), run, and report which held; report also prints those that held as TVP declarations: off, auto or report")
+	f.StringVar(&o.soft.pattern, "soft-locations", predicates.DefaultLocationPattern, "the location predicates of --soft-invariants: unary predicates whose name matches `PATTERN`, * standing for the location")
+	f.StringArrayVar(&o.soft.preds, "soft-pred", nil, "the thread predicates of --soft-invariants are these `PREDICATE`s instead of the non-abstraction unary ones; repeatable")
+	f.StringArrayVar(&o.soft.skip, "soft-skip", nil, "leave `PREDICATE` out of the thread predicates of --soft-invariants; repeatable")
+	f.IntVar(&o.soft.rounds, "soft-rounds", defaultSoftRounds, "at most `N` runs of --soft-invariants: while one does not verify, the next adds conditional soft invariants for the thread predicates left 1/2 at a location")
+	f.StringVar(&o.soft.out, "soft-invariants-out", "", "write the soft invariants that held as TVP declarations to `FILE`")
 	f.StringVar(&o.tvsOut, "tvs", "", "write the final structures per location as TVS to `FILE`")
 	f.StringVar(&o.dotOut, "dot", "", "write the final structures per location as Graphviz DOT to `FILE`")
 	f.StringVar(&o.svgDir, "svg", "", "render every structure and the CFG as SVG into `DIR`")
@@ -169,7 +197,7 @@ func (o *runOptions) validate() error {
 	if _, err := abstractionOverrides(o.abs, o.nonabs); err != nil {
 		return err
 	}
-	return nil
+	return o.soft.validate(o)
 }
 
 // abstractionOverrides turns --abs and --nonabs into the loader's map; a
@@ -224,7 +252,9 @@ func runAnalysis(cmd *cobra.Command, o *runOptions, args []string) error {
 		return usageError("%v", err)
 	}
 	overrides, _ := abstractionOverrides(o.abs, o.nonabs)
-	l, err := loadProgram(program, inputs, tvp.LoadConfig{Defines: defines, SearchPath: o.paths, Abstraction: overrides})
+	softCfg := o.soft.config()
+	loadCfg := tvp.LoadConfig{Defines: defines, SearchPath: o.paths, Abstraction: overrides, Soft: softCfg}
+	l, err := loadProgram(program, inputs, loadCfg)
 	if err != nil {
 		return err
 	}
@@ -279,6 +309,36 @@ func runAnalysis(cmd *cobra.Command, o *runOptions, args []string) error {
 		defer pprof.StopCPUProfile()
 	}
 	res, err := engine.Run(ctx, structures)
+	var soft *softResult
+	if prog.SoftInvariants != nil && err == nil {
+		// Rounds of refinement (soft.go): while a round does not verify,
+		// the thread predicates left 1/2 at a location give conditional
+		// soft invariants there for the next.
+		soft = softHeld(prog.SoftInvariants, res, nil)
+		for len(soft.rounds) < o.soft.rounds && !verifiedRun(res) && (!res.Incomplete || res.StoppedOnMessage) {
+			pairs := soft.newPairs(softCfg.Pairs)
+			if len(pairs) == 0 {
+				break
+			}
+			softCfg.Pairs = append(softCfg.Pairs, pairs...)
+			progress.done()
+			if !o.quiet {
+				fmt.Fprintf(stderr, "soft invariants: round %d: %s; round %d adds conditional ones for %d pair(s) of thread predicates left 1/2 at a location\n",
+					len(soft.rounds), roundVerdict(res), len(soft.rounds)+1, len(pairs))
+			}
+			if l, err = loadProgram(program, inputs, loadCfg); err != nil {
+				return err
+			}
+			prog, structures = l.prog, l.structures
+			if engine, err = abstraction.NewEngine(prog, opts); err != nil {
+				return &exitError{code: exitInput, err: err}
+			}
+			if res, err = engine.Run(ctx, structures); err != nil {
+				break
+			}
+			soft = softHeld(prog.SoftInvariants, res, soft.rounds)
+		}
+	}
 	limits.stop()
 	progress.done()
 	if err != nil {
@@ -291,6 +351,20 @@ func runAnalysis(cmd *cobra.Command, o *runOptions, args []string) error {
 	}
 	if !(o.quiet && o.jsonOut == "-") {
 		printTable(table, res, engine.Constraints())
+		if soft != nil {
+			printSoftTable(table, soft)
+			if o.soft.mode == softReport {
+				fmt.Fprintln(table)
+				softTVP(table, soft)
+			}
+		}
+	}
+	if soft != nil && o.soft.out != "" {
+		var b strings.Builder
+		softTVP(&b, soft)
+		if err := writeFileAtomic(o.soft.out, []byte(b.String())); err != nil {
+			return &exitError{code: exitInput, err: err}
+		}
 	}
 	if o.trace {
 		printTraces(table, res)
@@ -304,7 +378,7 @@ func runAnalysis(cmd *cobra.Command, o *runOptions, args []string) error {
 		return &exitError{code: exitInput, err: err}
 	}
 	if o.jsonOut != "" {
-		if err := writeJSON(o.jsonOut, buildSummary(program, inputs, o, defines, res, peakBytes), stdout); err != nil {
+		if err := writeJSON(o.jsonOut, buildSummary(program, inputs, o, defines, res, peakBytes, soft), stdout); err != nil {
 			return &exitError{code: exitInput, err: err}
 		}
 	}
