@@ -3,7 +3,6 @@ package abstraction
 import (
 	"fmt"
 
-	"github.com/tvla-go/tvla/logic"
 	"github.com/tvla-go/tvla/tvl"
 )
 
@@ -180,47 +179,4 @@ func (ss *StructureSet) HasPending() bool { return len(ss.pending) > 0 }
 // joinPointwise returns the pointwise join of two structures with the same
 // universe, and whether it differs from a: where a value of a is definite
 // and b's differs (a 1/2 of a stays, whatever b has).
-func joinPointwise(a, b *tvl.Structure) (*tvl.Structure, bool) {
-	var out *tvl.Structure
-	grow := func() *tvl.Structure {
-		if out == nil {
-			out = a.Clone()
-		}
-		return out
-	}
-	voc := a.Vocabulary()
-	n := a.Size()
-	for _, p := range voc.Preds() {
-		switch p.Arity {
-		case 0:
-			if x, y := a.Nullary(p.Index), b.Nullary(p.Index); x != y && x != logic.Unknown {
-				grow().SetNullary(p.Index, logic.Unknown)
-			}
-		case 1:
-			for u := 0; u < n; u++ {
-				if x, y := a.Unary(p.Index, u), b.Unary(p.Index, u); x != y && x != logic.Unknown {
-					grow().SetUnary(p.Index, u, logic.Unknown)
-				}
-			}
-		case 2:
-			for u := 0; u < n; u++ {
-				for w := 0; w < n; w++ {
-					if x, y := a.Binary(p.Index, u, w), b.Binary(p.Index, u, w); x != y && x != logic.Unknown {
-						grow().SetBinary(p.Index, u, w, logic.Unknown)
-					}
-				}
-			}
-		default:
-			eachTuple(n, p.Arity, func(t []int) bool {
-				if x, y := a.Get(p, t...), b.Get(p, t...); x != y && x != logic.Unknown {
-					grow().Set(p, logic.Unknown, t...)
-				}
-				return true
-			})
-		}
-	}
-	if out == nil {
-		return a, false
-	}
-	return out, true
-}
+func joinPointwise(a, b *tvl.Structure) (*tvl.Structure, bool) { return tvl.JoinPointwise(a, b) }

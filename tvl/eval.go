@@ -26,6 +26,23 @@ type state struct {
 	s   *Structure
 	env []int
 	tc  []*closure
+	// spare keeps each closure slot's matrices across Reset and Rebind,
+	// to be refilled rather than allocated again (Coerce resets after
+	// every sharpening).
+	spare []*closure
+}
+
+// closureFor returns cache slot i's closure matrices sized for the
+// current structure, contents unspecified.
+func (st *state) closureFor(i int) *closure {
+	size := st.s.n * st.s.stride
+	m := st.spare[i]
+	if m == nil || cap(m.def) < size {
+		m = &closure{def: make([]uint64, size), pos: make([]uint64, size)}
+		st.spare[i] = m
+	}
+	m.stride, m.def, m.pos = st.s.stride, m.def[:size], m.pos[:size]
+	return m
 }
 
 // Compile prepares f for evaluation over structures of voc. free lists the
@@ -70,7 +87,7 @@ type Bound struct {
 
 // Bind ties the formula to s for repeated evaluation.
 func (c *Compiled) Bind(s *Structure) *Bound {
-	return &Bound{c: c, st: state{s: s, env: make([]int, c.slots), tc: make([]*closure, c.tcs)}}
+	return &Bound{c: c, st: state{s: s, env: make([]int, c.slots), tc: make([]*closure, c.tcs), spare: make([]*closure, c.tcs)}}
 }
 
 // Rebind ties the formula to another structure, reusing the evaluation
@@ -365,15 +382,14 @@ func closeRows(rows []uint64, n, stride int) {
 	}
 }
 
-// closeTable computes the closure of a binary predicate's table.
-func closeTable(t *table, n, stride int) *closure {
-	m := &closure{stride: stride, def: append([]uint64(nil), t.val...), pos: make([]uint64, len(t.val))}
+// closeTable computes into m the closure of a binary predicate's table.
+func closeTable(m *closure, t *table, n, stride int) {
+	copy(m.def, t.val)
 	for i := range m.pos {
 		m.pos[i] = t.val[i] | t.half[i]
 	}
 	closeRows(m.def, n, stride)
 	closeRows(m.pos, n, stride)
-	return m
 }
 
 func (c *compiler) closureNode(g *logic.Closure) (evalNode, error) {
@@ -390,7 +406,8 @@ func (c *compiler) closureNode(g *logic.Closure) (evalNode, error) {
 	return func(st *state) Kleene {
 		m := st.tc[cache]
 		if m == nil {
-			m = closeTable(st.s.binary[idx], st.s.n, st.s.stride)
+			m = st.closureFor(cache)
+			closeTable(m, st.s.binary[idx], st.s.n, st.s.stride)
 			st.tc[cache] = m
 		}
 		u, w := st.env[a], st.env[b]
@@ -427,9 +444,10 @@ func (c *compiler) tc(g *logic.TC) (evalNode, error) {
 			shared = false
 		}
 	}
-	build := func(st *state) *closure {
+	build := func(st *state, m *closure) *closure {
 		n, stride := st.s.n, st.s.stride
-		m := &closure{stride: stride, def: make([]uint64, n*stride), pos: make([]uint64, n*stride)}
+		clear(m.def)
+		clear(m.pos)
 		for u := 0; u < n; u++ {
 			for w := 0; w < n; w++ {
 				st.env[s1], st.env[s2] = u, w
@@ -447,14 +465,18 @@ func (c *compiler) tc(g *logic.TC) (evalNode, error) {
 		return m
 	}
 	if !shared {
-		return func(st *state) Kleene { return build(st).at(st.env[a], st.env[b]) }, nil
+		return func(st *state) Kleene {
+			size := st.s.n * st.s.stride
+			m := &closure{stride: st.s.stride, def: make([]uint64, size), pos: make([]uint64, size)}
+			return build(st, m).at(st.env[a], st.env[b])
+		}, nil
 	}
 	cache := c.tcs
 	c.tcs++
 	return func(st *state) Kleene {
 		m := st.tc[cache]
 		if m == nil {
-			m = build(st)
+			m = build(st, st.closureFor(cache))
 			st.tc[cache] = m
 		}
 		return m.at(st.env[a], st.env[b])

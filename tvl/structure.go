@@ -3,6 +3,7 @@ package tvl
 import (
 	"fmt"
 	"math/bits"
+	"sync"
 
 	"github.com/tvla-go/tvla/logic"
 )
@@ -74,28 +75,58 @@ func New(voc *Vocabulary) *Structure { return newSized(voc, 0) }
 // bit tables cut from one allocation (Blur makes one per structure an
 // action produces). Each table's capacity ends where it does, so that
 // growing one reallocates it instead of running into its neighbour.
-func newSized(voc *Vocabulary, n int) *Structure {
+func newSized(voc *Vocabulary, n int) *Structure { return newSparse(voc, n, nil, nil) }
+
+// newSparse is newSized where only the unary and binary tables marked in
+// needU and needB (all, when nil) get memory of their own; the others
+// share a table of zeros, which a write copies first like any shared
+// table.
+func newSparse(voc *Vocabulary, n int, needU, needB []bool) *Structure {
 	s := &Structure{voc: voc, tok: new(owner), n: n, stride: wordsFor(n)}
 	s.nullary = make([]Kleene, len(voc.OfArity(0)))
 	nu, nb := len(voc.OfArity(1)), len(voc.OfArity(2))
 	s.unary = make([]*table, nu)
 	s.binary = make([]*table, nb)
-	words := make([]uint64, 2*s.stride*(nu+nb*n))
-	tables := make([]table, nu+nb)
+	count := func(need []bool, total int) int {
+		if need == nil {
+			return total
+		}
+		c := 0
+		for _, x := range need {
+			if x {
+				c++
+			}
+		}
+		return c
+	}
+	cu, cb := count(needU, nu), count(needB, nb)
+	words := make([]uint64, 2*s.stride*(cu+cb*n))
+	tables := make([]table, cu+cb)
 	take := func(m int) []uint64 {
 		w := words[:m:m]
 		words = words[m:]
 		return w
 	}
+	next := 0
+	fresh := func(m int) *table {
+		t := &tables[next]
+		next++
+		t.val, t.half, t.owner = take(m), take(m), s.tok
+		return t
+	}
 	for i := range s.unary {
-		t := &tables[i]
-		t.val, t.half, t.owner = take(s.stride), take(s.stride), s.tok
-		s.unary[i] = t
+		if needU == nil || needU[i] {
+			s.unary[i] = fresh(s.stride)
+		} else {
+			s.unary[i] = zeroTable(s.stride)
+		}
 	}
 	for i := range s.binary {
-		t := &tables[nu+i]
-		t.val, t.half, t.owner = take(n*s.stride), take(n*s.stride), s.tok
-		s.binary[i] = t
+		if needB == nil || needB[i] {
+			s.binary[i] = fresh(n * s.stride)
+		} else {
+			s.binary[i] = zeroTable(n * s.stride)
+		}
 	}
 	if m := voc.MaxArity(); m >= 3 {
 		s.kary = make([][]*karyTable, m+1)
@@ -529,7 +560,17 @@ func sameTable(x, y *table) bool {
 // is the tightest embedding of s into a structure with that universe; a
 // group of two or more individuals is a summary individual.
 func Merge(s *Structure, classOf []int, k int) *Structure {
-	r := newSized(s.voc, k)
+	// Tables that are 0 everywhere in s are 0 in the merge: those share
+	// one table of zeros (most of a heap's predicates are 0 on most
+	// tuples, and Blur makes a structure per action result).
+	needU, needB := make([]bool, len(s.unary)), make([]bool, len(s.binary))
+	for i, t := range s.unary {
+		needU[i] = i == s.voc.sm.Index || !zeroWords(t)
+	}
+	for i, t := range s.binary {
+		needB[i] = !zeroWords(t)
+	}
+	r := newSparse(s.voc, k, needU, needB)
 	copy(r.nullary, s.nullary)
 	size := make([]int, k)
 	for _, j := range classOf {
@@ -689,3 +730,119 @@ func (s *Structure) NonZeroColumn(i, w int, f func(u int) bool) {
 }
 
 func bitsTrailingZeros(x uint64) int { return bits.TrailingZeros64(x) }
+
+// JoinPointwise returns the pointwise join of a and b, two structures with
+// the same universe, and whether it differs from a: each value of a that
+// is definite and differs from b's becomes 1/2 (a 1/2 stays). a and b are
+// not changed; when nothing grows, a itself is returned. Tables are
+// compared a word at a time, and only those that grow are copied.
+func JoinPointwise(a, b *Structure) (*Structure, bool) {
+	if a.n != b.n || a.voc != b.voc {
+		panic("tvl: JoinPointwise of structures with different universes")
+	}
+	var out *Structure
+	grow := func() *Structure {
+		if out == nil {
+			out = a.Clone()
+		}
+		return out
+	}
+	for i, x := range a.nullary {
+		if y := b.nullary[i]; x != y && x != logic.Unknown {
+			grow().nullary[i] = logic.Unknown
+		}
+	}
+	// last masks the bits past the universe in the last word of a row.
+	last := ^uint64(0)
+	if r := a.n % 64; r != 0 {
+		last = 1<<uint(r) - 1
+	}
+	join := func(ta, tb *table, rows int, replace func(o *Structure) *table) {
+		if ta == tb {
+			return
+		}
+		var t *table
+		for r := 0; r < rows; r++ {
+			for j := 0; j < a.stride; j++ {
+				w := r*a.stride + j
+				g := ^ta.half[w] & ((ta.val[w] ^ tb.val[w]) | (ta.half[w] ^ tb.half[w]))
+				if j == a.stride-1 {
+					g &= last
+				}
+				if g == 0 {
+					continue
+				}
+				if t == nil {
+					t = replace(grow())
+				}
+				t.val[w] &^= g
+				t.half[w] |= g
+			}
+		}
+	}
+	for i := range a.unary {
+		join(a.unary[i], b.unary[i], 1, func(o *Structure) *table {
+			o.unary[i] = o.own(o.unary[i])
+			return o.unary[i]
+		})
+	}
+	for i := range a.binary {
+		join(a.binary[i], b.binary[i], a.n, func(o *Structure) *table {
+			o.binary[i] = o.own(o.binary[i])
+			return o.binary[i]
+		})
+	}
+	for k := 3; k < len(a.kary); k++ {
+		for i, ta := range a.kary[k] {
+			tb := b.kary[k][i]
+			if ta == tb {
+				continue
+			}
+			// A tuple missing from a map is 0.
+			for key, x := range ta.vals {
+				if y := tb.vals[key]; x != y && x != logic.Unknown {
+					o := grow()
+					o.kary[k][i] = o.ownKary(o.kary[k][i])
+					o.kary[k][i].vals[key] = logic.Unknown
+				}
+			}
+			for key, y := range tb.vals {
+				if _, ok := ta.vals[key]; !ok && y != logic.False {
+					o := grow()
+					o.kary[k][i] = o.ownKary(o.kary[k][i])
+					o.kary[k][i].vals[key] = logic.Unknown
+				}
+			}
+		}
+	}
+	if out == nil {
+		return a, false
+	}
+	return out, true
+}
+
+// zeroWords reports whether a table is 0 everywhere.
+func zeroWords(t *table) bool {
+	for i, w := range t.val {
+		if w|t.half[i] != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// sharedZeros owns the tables of zeros; no structure's token equals it,
+// so every structure copies one before writing it.
+var sharedZeros = new(owner)
+
+// zeroBySize maps a size in words to its shared table of zeros.
+var zeroBySize sync.Map
+
+// zeroTable returns the shared table of zeros of m words per plane.
+func zeroTable(m int) *table {
+	if t, ok := zeroBySize.Load(m); ok {
+		return t.(*table)
+	}
+	t, _ := zeroBySize.LoadOrStore(m, &table{val: make([]uint64, m), half: make([]uint64, m), owner: sharedZeros})
+	return t.(*table)
+}
