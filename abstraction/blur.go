@@ -22,6 +22,8 @@ func CanonicalName(s *tvl.Structure, abs []*tvl.Pred, u int) []byte {
 // abstraction predicates abs: individuals with the same canonical name
 // merge into one, whose values are the joins of theirs (a tight
 // embedding), and which is a summary individual when two or more merged.
+// When s is canonical already (distinct names, in order), s itself is
+// returned.
 // The result lists its individuals in increasing order of canonical name
 // (False < 1/2 < True, predicate by predicate in the order of abs), so two
 // blurred structures are isomorphic exactly when they are equal. embed
@@ -31,6 +33,15 @@ func Blur(s *tvl.Structure, abs []*tvl.Pred) (blurred *tvl.Structure, embed []in
 	names := make([][]byte, n)
 	for u := range names {
 		names[u] = CanonicalName(s, abs, u)
+	}
+	if increasing(names) {
+		// Already canonical: no two individuals share a name, and they
+		// are in canonical order. Merge would only copy s.
+		embed = make([]int, n)
+		for u := range embed {
+			embed[u] = u
+		}
+		return s, embed
 	}
 	order := make([]int, n)
 	for i := range order {
@@ -49,4 +60,14 @@ func Blur(s *tvl.Structure, abs []*tvl.Pred) (blurred *tvl.Structure, embed []in
 		k++
 	}
 	return tvl.Merge(s, embed, k), embed
+}
+
+// increasing reports whether every name is greater than the one before.
+func increasing(names [][]byte) bool {
+	for i := 1; i < len(names); i++ {
+		if bytes.Compare(names[i-1], names[i]) >= 0 {
+			return false
+		}
+	}
+	return true
 }
