@@ -343,10 +343,10 @@ func (e *Engine) Run(ctx context.Context, inputs []*tvl.Structure) (*Result, err
 				st.message(loc, t.act, m.text, m.structure)
 			}
 			target := st.sets[t.edge.To]
-			for _, r := range o.results {
+			for i, r := range o.results {
 				st.stats.Examined++
 				t0 := time.Now()
-				to, changed := target.Add(r)
+				to, changed := target.addKeyed(r, o.keys[i])
 				st.stats.JoinTime += time.Since(t0)
 				if changed {
 					work[t.edge.To] = true

@@ -93,13 +93,26 @@ func (ss *StructureSet) key(s *tvl.Structure) uint64 {
 	for _, p := range ss.absNull {
 		h = h*31 + uint64(s.Nullary(p.Index))
 	}
+	// A word at a time: the abstraction predicates' bits are the
+	// canonical names.
 	for _, p := range ss.absUn {
-		for u := 0; u < s.Size(); u++ {
-			h = h*31 + uint64(s.Unary(p.Index, u))
+		for w := 0; w < s.Stride(); w++ {
+			val, half := absWords(s, p, w)
+			h = (h^val)*0x100000001b3 + half
+			h ^= h >> 29
 		}
-		h ^= h >> 29
 	}
 	return h
+}
+
+// absWords is word w of unary predicate p's bits, masked to s's universe.
+func absWords(s *tvl.Structure, p *tvl.Pred, w int) (val, half uint64) {
+	val, half = s.UnaryWords(p.Index, w)
+	if rest := s.Size() - w*64; rest < 64 {
+		mask := uint64(1)<<uint(rest) - 1
+		val, half = val&mask, half&mask
+	}
+	return val, half
 }
 
 // sameUniverse reports whether a and b have the same canonical individuals
@@ -114,8 +127,10 @@ func (ss *StructureSet) sameUniverse(a, b *tvl.Structure) bool {
 		}
 	}
 	for _, p := range ss.absUn {
-		for u := 0; u < a.Size(); u++ {
-			if a.Unary(p.Index, u) != b.Unary(p.Index, u) {
+		for w := 0; w < a.Stride(); w++ {
+			av, ah := absWords(a, p, w)
+			bv, bh := absWords(b, p, w)
+			if av != bv || ah != bh {
 				return false
 			}
 		}
@@ -128,7 +143,11 @@ func (ss *StructureSet) sameUniverse(a, b *tvl.Structure) bool {
 // with or equals) and whether the set changed (a new structure, or a
 // stored one grew).
 func (ss *StructureSet) Add(s *tvl.Structure) (slot int, changed bool) {
-	k := ss.key(s)
+	return ss.addKeyed(s, ss.key(s))
+}
+
+// addKeyed is Add with s's key computed already.
+func (ss *StructureSet) addKeyed(s *tvl.Structure, k uint64) (slot int, changed bool) {
 	for _, i := range ss.index[k] {
 		old := ss.items[i]
 		if ss.kind == JoinRelational {

@@ -33,7 +33,10 @@ type raised struct {
 // outcome is what one application produced. Only the engine's goroutine
 // folds outcomes into the run, in task order.
 type outcome struct {
-	results  []*tvl.Structure
+	results []*tvl.Structure
+	// keys are the results' join keys in the target location's set,
+	// computed on the worker to take them off the engine's serial path.
+	keys     []uint64
 	messages []raised
 	// broken is set when an update broke a constraint and the run must
 	// stop (TVLA's breakIfCoerceAfterUpdateFailed).
@@ -56,11 +59,23 @@ type batch struct {
 	// inline: one worker, or one task; tasks are then applied lazily by
 	// wait, on the engine's goroutine.
 	inline *worker
+	st     *state
+}
+
+// applyTask applies a task's action and computes its results' join keys.
+// It reads the target set's configuration only, which never changes.
+func (st *state) applyTask(w *worker, t task) outcome {
+	o := w.apply(t.act, t.loc, t.pending.Structure)
+	target := st.sets[t.edge.To]
+	for _, r := range o.results {
+		o.keys = append(o.keys, target.key(r))
+	}
+	return o
 }
 
 // startBatch begins applying tasks.
 func (st *state) startBatch(tasks []task) *batch {
-	b := &batch{tasks: tasks, outs: make([]outcome, len(tasks))}
+	b := &batch{tasks: tasks, outs: make([]outcome, len(tasks)), st: st}
 	n := min(len(st.workers), len(tasks))
 	if n <= 1 {
 		b.inline = st.workers[0]
@@ -80,7 +95,7 @@ func (st *state) startBatch(tasks []task) *batch {
 					return
 				}
 				t := b.tasks[i]
-				b.outs[i] = w.apply(t.act, t.loc, t.pending.Structure)
+				b.outs[i] = st.applyTask(w, t)
 				close(b.done[i])
 			}
 		}()
@@ -92,7 +107,7 @@ func (st *state) startBatch(tasks []task) *batch {
 func (b *batch) wait(i int) outcome {
 	if b.inline != nil {
 		t := b.tasks[i]
-		return b.inline.apply(t.act, t.loc, t.pending.Structure)
+		return b.st.applyTask(b.inline, t)
 	}
 	<-b.done[i]
 	o := b.outs[i]

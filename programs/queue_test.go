@@ -199,6 +199,7 @@ func BenchmarkQueue(b *testing.B) {
 		{"threads-2-full", []string{"THREADS=2", "FULL_INTERLEAVING"}},
 		{"threads-2-full-dglm", []string{"THREADS=2", "FULL_INTERLEAVING", "DGLM"}},
 		{"no-tail-fixup-collapsed", []string{"COLLAPSE_THREADS", "DGLM", "NO_TAIL_FIXUP"}},
+		{"threads-3-dglm", []string{"THREADS=3", "DGLM"}},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			for b.Loop() {
