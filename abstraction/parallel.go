@@ -48,7 +48,7 @@ type outcome struct {
 
 // batch runs a location's tasks on the workers. Workers take tasks in
 // ascending order, so the one the engine waits for next is always being
-// worked on or done.
+// worked on or done (or the engine takes it itself).
 type batch struct {
 	tasks []task
 	outs  []outcome
@@ -59,6 +59,8 @@ type batch struct {
 	// inline: one worker, or one task; tasks are then applied lazily by
 	// wait, on the engine's goroutine.
 	inline *worker
+	// engine is the worker the engine's goroutine applies tasks with.
+	engine *worker
 	st     *state
 }
 
@@ -85,22 +87,32 @@ func (st *state) startBatch(tasks []task) *batch {
 	for i := range b.done {
 		b.done[i] = make(chan struct{})
 	}
-	b.wg.Add(n)
-	for _, w := range st.workers[:n] {
+	// The engine's goroutine is one of the n: while the outcome it needs
+	// next is not ready it applies tasks itself (wait), so n goroutines,
+	// not n+1, compete for the cores, and the engine is not left runnable
+	// behind a worker that woke it.
+	b.engine = st.workers[0]
+	b.wg.Add(n - 1)
+	for _, w := range st.workers[1:n] {
 		go func() {
 			defer b.wg.Done()
-			for !b.stop.Load() {
-				i := int(b.next.Add(1) - 1)
-				if i >= len(b.tasks) {
-					return
-				}
-				t := b.tasks[i]
-				b.outs[i] = st.applyTask(w, t)
-				close(b.done[i])
+			for !b.stop.Load() && b.applyNext(w) {
 			}
 		}()
 	}
 	return b
+}
+
+// applyNext applies the next task nobody has taken, with worker w, and
+// reports whether there was one.
+func (b *batch) applyNext(w *worker) bool {
+	i := int(b.next.Add(1) - 1)
+	if i >= len(b.tasks) {
+		return false
+	}
+	b.outs[i] = b.st.applyTask(w, b.tasks[i])
+	close(b.done[i])
+	return true
 }
 
 // wait returns task i's outcome once it is ready.
@@ -109,7 +121,17 @@ func (b *batch) wait(i int) outcome {
 		t := b.tasks[i]
 		return b.st.applyTask(b.inline, t)
 	}
-	<-b.done[i]
+	for {
+		select {
+		case <-b.done[i]:
+		default:
+			if b.applyNext(b.engine) {
+				continue
+			}
+			<-b.done[i]
+		}
+		break
+	}
 	o := b.outs[i]
 	b.outs[i] = outcome{} // let the structures go once folded in
 	return o
