@@ -2,33 +2,10 @@ package experiment
 
 import (
 	"encoding/json"
-	"flag"
-	"os"
-	"path/filepath"
+	"github.com/tvla-go/tvla/internal/golden"
 	"testing"
 	"time"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files")
-
-// golden compares got with testdata/name, or rewrites it with -update.
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(got) != string(want) {
-		t.Errorf("%s differs from its golden file (go test ./experiment -update rewrites it):\n%s", name, got)
-	}
-}
 
 // fakeReport is an experiment with every kind of outcome, with figures
 // given (the runs do not happen).
@@ -69,10 +46,10 @@ func fakeReport() *Report {
 
 func TestReportGolden(t *testing.T) {
 	r := fakeReport()
-	golden(t, "report.md", r.Markdown())
-	golden(t, "report.csv", r.CSV())
-	golden(t, "report.json", r.JSON())
-	golden(t, "chart.svg", r.Chart())
+	golden.Check(t, "report.md", r.Markdown())
+	golden.Check(t, "report.csv", r.CSV())
+	golden.Check(t, "report.json", r.JSON())
+	golden.Check(t, "chart.svg", r.Chart())
 }
 
 // Percentages of lower bounds are bounds: ">" when the run stopped early,

@@ -1,10 +1,7 @@
 package viz
 
 import (
-	"bytes"
-	"flag"
-	"os"
-	"path/filepath"
+	"github.com/tvla-go/tvla/internal/golden"
 	"strings"
 	"testing"
 
@@ -14,27 +11,6 @@ import (
 	"github.com/tvla-go/tvla/predicates"
 	"github.com/tvla-go/tvla/tvl"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
-
-// golden compares got with testdata/name, or rewrites it under -update.
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./viz -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden file (go test ./viz -update rewrites it):\n--- got\n%s\n--- want\n%s", name, got, want)
-	}
-}
 
 // vocab builds a predicate vocabulary in Go.
 type vocab struct {
@@ -202,7 +178,7 @@ func TestStructureDOTGolden(t *testing.T) {
 			if again := StructureGraph(s, voc, c.caption).String(); again != got {
 				t.Fatal("two drawings of one structure differ")
 			}
-			golden(t, c.name, []byte(got))
+			golden.Check(t, c.name, []byte(got))
 			checkDOT(t, c.name, got)
 		})
 	}
@@ -265,7 +241,7 @@ func tinyRun(t *testing.T) (*model.Program, *abstraction.Result) {
 func TestCFGDOTGolden(t *testing.T) {
 	prog, res := tinyRun(t)
 	got := CFGGraph(prog, res).String()
-	golden(t, "cfg.dot", []byte(got))
+	golden.Check(t, "cfg.dot", []byte(got))
 	for _, w := range []string{`label=" y = x "`, `label=" Skip() "`, `2 structures`, `1 message<`, `style="rounded,dashed"`, `shape="point"`} {
 		if !strings.Contains(got, w) {
 			t.Errorf("CFG lacks %s", w)
