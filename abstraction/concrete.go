@@ -316,7 +316,7 @@ func (w *worker) applyConcrete(act *Action, s *tvl.Structure) (o outcome) {
 			o.messages = append(o.messages, raised{text, s})
 		}
 		t0 := time.Now()
-		post, _ := act.update(s, b)
+		post, _ := act.update(s, b, nil)
 		o.stats.UpdateTime += time.Since(t0)
 		succ := func(next *tvl.Structure) []*tvl.Pred {
 			for _, text := range messages(act.postMsgs, next, b) {

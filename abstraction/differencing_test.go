@@ -79,7 +79,7 @@ func TestDerivedUpdatesAreExactOnConcreteStructures(t *testing.T) {
 				s := randomList(r, voc, r.IntN(6))
 				s.Freeze()
 				for _, b := range act.preconditionBindings(s) {
-					post, _ := act.update(s, b)
+					post, _ := act.update(s, b, nil)
 					want := post.Clone()
 					setInstrumentation(want, voc)
 					for _, p := range voc.Declared() {

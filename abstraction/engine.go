@@ -288,7 +288,7 @@ func (e *Engine) Run(ctx context.Context, inputs []*tvl.Structure) (*Result, err
 		n = runtime.GOMAXPROCS(0)
 	}
 	for i := 0; i < n; i++ {
-		st.workers = append(st.workers, &worker{e: e, coerce: e.coerce.Fork()})
+		st.workers = append(st.workers, &worker{e: e, coerce: e.coerce.Fork(), bounds: bindings{}})
 	}
 	if len(e.prog.Locations) == 0 {
 		return st.result("", false), nil
@@ -470,7 +470,9 @@ func (w *worker) apply(act *Action, loc string, s *tvl.Structure) (o outcome) {
 	if !act.applicable(s) {
 		return o
 	}
-	work := []*tvl.Structure{s.Clone()}
+	// Focus never writes the structure it is given (a split clones), so
+	// the stored one serves as it is.
+	work := []*tvl.Structure{s}
 	coerced := map[*tvl.Structure]bool{}
 	unsplit := work[0]
 	if e.order.focus {
@@ -534,7 +536,7 @@ func (w *worker) apply(act *Action, loc string, s *tvl.Structure) (o outcome) {
 				o.messages = append(o.messages, raised{text, t})
 			}
 			t0 := time.Now()
-			post, changed := act.update(t, b)
+			post, changed := act.update(t, b, w.bounds)
 			o.stats.UpdateTime += time.Since(t0)
 			for _, text := range messages(act.postMsgs, post, b) {
 				o.messages = append(o.messages, raised{text, t})

@@ -13,6 +13,7 @@ import (
 type worker struct {
 	e      *Engine
 	coerce *Coercer
+	bounds bindings
 }
 
 // task is one application of an edge's action to a pending structure.
