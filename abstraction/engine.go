@@ -61,8 +61,11 @@ type Stats struct {
 	Breaches    int // Coerce sharpenings and discards
 	Iterations  int // locations taken from the worklist
 	Messages    int
-	Worklist    int
-	Elapsed     time.Duration
+	// Inputs is the number of input structures; InputsDiscarded those
+	// Coerce found inconsistent (they represent no state).
+	Inputs, InputsDiscarded int
+	Worklist                int
+	Elapsed                 time.Duration
 	// Time per phase.
 	FocusTime, CoerceTime, UpdateTime, BlurTime, JoinTime time.Duration
 }
@@ -298,7 +301,9 @@ func (e *Engine) Run(ctx context.Context, inputs []*tvl.Structure) (*Result, err
 		s := in.Clone()
 		r := e.coerce.Coerce(s, nil)
 		st.stats.Breaches += r.Breaches
+		st.stats.Inputs++
 		if !r.Consistent {
+			st.stats.InputsDiscarded++
 			continue
 		}
 		b, _ := Blur(s, e.abs)

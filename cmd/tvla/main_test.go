@@ -224,3 +224,20 @@ func TestWorkersDoNotChangeOutputs(t *testing.T) {
 		}
 	}
 }
+
+// When Coerce discards every input structure nothing is explored, and the
+// verdict says so instead of claiming a proof.
+func TestVacuousVerdict(t *testing.T) {
+	dir := t.TempDir()
+	prog, input := filepath.Join(dir, "v.tvp"), filepath.Join(dir, "v.tvs")
+	if err := os.WriteFile(prog, []byte("%p x(v) unique\n%p y(v)\n%r x(v) ==> y(v)\n%%\n%action skip() {\n  %t \"skip\"\n}\n%%\nL1 skip() L2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(input, []byte("%n = {a}\n%p = {\n  x = {a}\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runCLI("run", prog, input)
+	if code != exitVerified || !strings.Contains(out, "verified, vacuously: Coerce discarded every input structure (1)") {
+		t.Errorf("exit %d\n%s\n%s", code, out, errOut)
+	}
+}
