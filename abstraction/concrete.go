@@ -219,13 +219,7 @@ func (e *Engine) runConcrete(ctx context.Context, inputs []*tvl.Structure) (*Res
 		}
 		s := in.Clone()
 		e.truth.apply(s)
-		if r := e.coerce.Coerce(s, nil); !r.Consistent {
-			continue
-		}
-		s.Freeze()
-		slot, _ := st.sets[entry].Add(s)
-		ref := slotRef{entry, slot}
-		st.arrivals[ref] = append(st.arrivals[ref], arrival{from: slotRef{slot: -1}})
+		st.seed(entry, s, false)
 	}
 	locs := append([]string(nil), e.prog.Locations...)
 	sort.SliceStable(locs, func(i, j int) bool { return st.rpo[locs[i]] < st.rpo[locs[j]] })

@@ -298,19 +298,7 @@ func (e *Engine) Run(ctx context.Context, inputs []*tvl.Structure) (*Result, err
 	}
 	entry := e.prog.Locations[0]
 	for _, in := range inputs {
-		s := in.Clone()
-		r := e.coerce.Coerce(s, nil)
-		st.stats.Breaches += r.Breaches
-		st.stats.Inputs++
-		if !r.Consistent {
-			st.stats.InputsDiscarded++
-			continue
-		}
-		b, _ := Blur(s, e.abs)
-		b.Freeze()
-		slot, _ := st.sets[entry].Add(b)
-		ref := slotRef{entry, slot}
-		st.arrivals[ref] = append(st.arrivals[ref], arrival{from: slotRef{slot: -1}})
+		st.seed(entry, in.Clone(), true)
 	}
 	work := map[string]bool{entry: true}
 	for len(work) > 0 {
@@ -384,6 +372,27 @@ func (e *Engine) Run(ctx context.Context, inputs []*tvl.Structure) (*Result, err
 		}
 	}
 	return st.result("", false), nil
+}
+
+// seed coerces an input structure (a copy, which it may change) and
+// stores it at the entry location, blurred first unless the run is
+// concrete: how every run starts. An input Coerce finds inconsistent is
+// counted and dropped.
+func (st *state) seed(entry string, s *tvl.Structure, blur bool) {
+	r := st.e.coerce.Coerce(s, nil)
+	st.stats.Breaches += r.Breaches
+	st.stats.Inputs++
+	if !r.Consistent {
+		st.stats.InputsDiscarded++
+		return
+	}
+	if blur {
+		s, _ = Blur(s, st.e.abs)
+	}
+	s.Freeze()
+	slot, _ := st.sets[entry].Add(s)
+	ref := slotRef{entry, slot}
+	st.arrivals[ref] = append(st.arrivals[ref], arrival{from: slotRef{slot: -1}})
 }
 
 func (st *state) stored() int {
