@@ -185,7 +185,7 @@ func twoValued(s *tvl.Structure) bool {
 func (e *Engine) newState() *state {
 	st := &state{e: e, sets: map[string]*StructureSet{}, out: map[string][]*model.Edge{},
 		messages: map[string][]Message{}, msgSeen: map[string]bool{}, start: time.Now(),
-		arrivals: map[slotRef][]arrival{}}
+		arrivals: newArrivalLog()}
 	for _, l := range e.prog.Locations {
 		st.sets[l] = NewStructureSet(e.opts.Join, e.abs, e.absNull)
 	}
@@ -263,8 +263,7 @@ func (e *Engine) runConcrete(ctx context.Context, inputs []*tvl.Structure) (*Res
 				t0 := time.Now()
 				to, _ := target.Add(r)
 				st.stats.JoinTime += time.Since(t0)
-				ref := slotRef{t.edge.To, to}
-				st.arrivals[ref] = append(st.arrivals[ref], arrival{from: st.source, action: t.act.src.Title})
+				st.arrivals.add(slotRef{t.edge.To, to}, st.source, t.act.src.Title)
 			}
 			if reason := st.limitReached(); reason != "" {
 				b.cancel()

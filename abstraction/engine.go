@@ -88,13 +88,6 @@ type slotRef struct {
 	slot int
 }
 
-// arrival records that an action applied to a stored structure produced
-// a structure that went into another slot (idx < 0 for an input).
-type arrival struct {
-	from   slotRef
-	action string
-}
-
 // LocationResult is what the analysis found at one CFG location.
 type LocationResult struct {
 	Label      string
@@ -116,7 +109,7 @@ type Result struct {
 	// state space holds.
 	StoppedOnMessage bool
 	sets             map[string]*StructureSet
-	arrivals         map[slotRef][]arrival
+	arrivals         *arrivalLog
 }
 
 // TraceStep is one step of an abstract trace: a structure at a location,
@@ -147,7 +140,7 @@ func (r *Result) Trace(m Message) []TraceStep {
 	for len(queue) > 0 && found == nil {
 		n := queue[0]
 		queue = queue[1:]
-		for _, a := range r.arrivals[n.at] {
+		for _, a := range r.arrivals.arrivalsInto(n.at) {
 			if a.from.slot < 0 {
 				found = n
 				break
@@ -264,7 +257,7 @@ type state struct {
 	msgSeen  map[string]bool
 	stats    Stats
 	start    time.Time
-	arrivals map[slotRef][]arrival
+	arrivals *arrivalLog
 	// source is the stored structure being processed, for messages.
 	source  slotRef
 	workers []*worker
@@ -278,7 +271,7 @@ func (e *Engine) Run(ctx context.Context, inputs []*tvl.Structure) (*Result, err
 	}
 	st := &state{e: e, sets: map[string]*StructureSet{}, out: map[string][]*model.Edge{},
 		messages: map[string][]Message{}, msgSeen: map[string]bool{}, start: time.Now(),
-		arrivals: map[slotRef][]arrival{}}
+		arrivals: newArrivalLog()}
 	for _, l := range e.prog.Locations {
 		st.sets[l] = NewStructureSet(e.opts.Join, e.abs, e.absNull)
 	}
@@ -344,8 +337,7 @@ func (e *Engine) Run(ctx context.Context, inputs []*tvl.Structure) (*Result, err
 				if changed {
 					work[t.edge.To] = true
 				}
-				ref := slotRef{t.edge.To, to}
-				st.arrivals[ref] = append(st.arrivals[ref], arrival{from: st.source, action: t.act.src.Title})
+				st.arrivals.add(slotRef{t.edge.To, to}, st.source, t.act.src.Title)
 			}
 			if o.broken != "" {
 				b.cancel()
@@ -391,8 +383,7 @@ func (st *state) seed(entry string, s *tvl.Structure, blur bool) {
 	}
 	s.Freeze()
 	slot, _ := st.sets[entry].Add(s)
-	ref := slotRef{entry, slot}
-	st.arrivals[ref] = append(st.arrivals[ref], arrival{from: slotRef{slot: -1}})
+	st.arrivals.add(slotRef{entry, slot}, slotRef{slot: -1}, "")
 }
 
 func (st *state) stored() int {
