@@ -4,12 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"runtime"
 	"sort"
 	"time"
 
 	"github.com/tvla-go/tvla/logic"
-	"github.com/tvla-go/tvla/model"
 	"github.com/tvla-go/tvla/predicates"
 	"github.com/tvla-go/tvla/tvl"
 )
@@ -178,29 +176,6 @@ func twoValued(s *tvl.Structure) bool {
 		}
 	}
 	return true
-}
-
-// newState prepares a run: a set per location, the CFG's out-edges, the
-// location order and the workers.
-func (e *Engine) newState() *state {
-	st := &state{e: e, sets: map[string]*StructureSet{}, out: map[string][]*model.Edge{},
-		messages: map[string][]Message{}, msgSeen: map[string]bool{}, start: time.Now(),
-		arrivals: newArrivalLog()}
-	for _, l := range e.prog.Locations {
-		st.sets[l] = NewStructureSet(e.opts.Join, e.abs, e.absNull)
-	}
-	for _, ed := range e.prog.Edges {
-		st.out[ed.From] = append(st.out[ed.From], ed)
-	}
-	st.rpo = e.reversePostOrder(st.out)
-	n := e.opts.Workers
-	if n <= 0 {
-		n = runtime.GOMAXPROCS(0)
-	}
-	for i := 0; i < n; i++ {
-		st.workers = append(st.workers, &worker{e: e, coerce: e.coerce.Fork()})
-	}
-	return st
 }
 
 // runConcrete explores the program from two-valued inputs, breadth first.

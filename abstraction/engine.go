@@ -263,12 +263,9 @@ type state struct {
 	workers []*worker
 }
 
-// Run explores the program from the input structures (placed at the
-// first location of the CFG) until a fixpoint, a limit or ctx's end.
-func (e *Engine) Run(ctx context.Context, inputs []*tvl.Structure) (*Result, error) {
-	if e.opts.Join == JoinConcrete {
-		return e.runConcrete(ctx, inputs)
-	}
+// newState prepares a run: a set per location, the CFG's out-edges, the
+// location order and the workers.
+func (e *Engine) newState() *state {
 	st := &state{e: e, sets: map[string]*StructureSet{}, out: map[string][]*model.Edge{},
 		messages: map[string][]Message{}, msgSeen: map[string]bool{}, start: time.Now(),
 		arrivals: newArrivalLog()}
@@ -286,6 +283,16 @@ func (e *Engine) Run(ctx context.Context, inputs []*tvl.Structure) (*Result, err
 	for i := 0; i < n; i++ {
 		st.workers = append(st.workers, &worker{e: e, coerce: e.coerce.Fork(), bounds: bindings{}})
 	}
+	return st
+}
+
+// Run explores the program from the input structures (placed at the
+// first location of the CFG) until a fixpoint, a limit or ctx's end.
+func (e *Engine) Run(ctx context.Context, inputs []*tvl.Structure) (*Result, error) {
+	if e.opts.Join == JoinConcrete {
+		return e.runConcrete(ctx, inputs)
+	}
+	st := e.newState()
 	if len(e.prog.Locations) == 0 {
 		return st.result("", false), nil
 	}
