@@ -18,9 +18,9 @@ func (s *Structure) CopyPred(p *Pred, from *Structure) {
 	case 0:
 		s.nullary[p.Index] = from.nullary[p.Index]
 	case 1:
-		s.unary[p.Index] = share(from.unary[p.Index])
+		s.unaryTables()[p.Index] = share(from.unary[p.Index])
 	case 2:
-		s.binary[p.Index] = share(from.binary[p.Index])
+		s.binaryTables()[p.Index] = share(from.binary[p.Index])
 	default:
 		t := from.kary[p.Arity][p.Index]
 		if from.tok != nil {

@@ -64,6 +64,29 @@ type Structure struct {
 	binary  []*table
 	kary    [][]*karyTable // by arity, for arities of three and more
 	tok     *owner         // nil once frozen
+	// sharedU and sharedB mark the unary and binary arrays of table
+	// pointers as shared with a clone: the first write of a table copies
+	// the array too. A clone then costs no copy of the arrays it never
+	// writes (a Focus split writes one table).
+	sharedU, sharedB bool
+}
+
+// unaryTables returns s's unary tables for writing, its own copy.
+func (s *Structure) unaryTables() []*table {
+	if s.sharedU {
+		s.unary = append([]*table(nil), s.unary...)
+		s.sharedU = false
+	}
+	return s.unary
+}
+
+// binaryTables returns s's binary tables for writing, its own copy.
+func (s *Structure) binaryTables() []*table {
+	if s.sharedB {
+		s.binary = append([]*table(nil), s.binary...)
+		s.sharedB = false
+	}
+	return s.binary
 }
 
 func wordsFor(n int) int { return (n + 63) >> 6 }
@@ -157,8 +180,7 @@ func (s *Structure) Freeze() { s.tok = nil }
 func (s *Structure) Clone() *Structure {
 	c := &Structure{voc: s.voc, n: s.n, stride: s.stride, tok: new(owner)}
 	c.nullary = append([]Kleene(nil), s.nullary...)
-	c.unary = append([]*table(nil), s.unary...)
-	c.binary = append([]*table(nil), s.binary...)
+	c.unary, c.binary, c.sharedU, c.sharedB = s.unary, s.binary, true, true
 	if s.kary != nil {
 		c.kary = make([][]*karyTable, len(s.kary))
 		for k := range s.kary {
@@ -166,8 +188,10 @@ func (s *Structure) Clone() *Structure {
 		}
 	}
 	if s.tok != nil {
-		// The original's tables are now shared too.
+		// The original's tables, and its arrays of them, are now shared
+		// too.
 		s.tok = new(owner)
+		s.sharedU, s.sharedB = true, true
 	}
 	return c
 }
@@ -313,7 +337,7 @@ func (s *Structure) SetUnary(i, u int, v Kleene) {
 		return
 	}
 	t = s.own(t)
-	s.unary[i] = t
+	s.unaryTables()[i] = t
 	putKleene(t, u, v)
 }
 
@@ -326,7 +350,7 @@ func (s *Structure) SetBinary(i, u, w int, v Kleene) {
 		return
 	}
 	t = s.own(t)
-	s.binary[i] = t
+	s.binaryTables()[i] = t
 	putKleene(t, pos, v)
 }
 
@@ -352,6 +376,8 @@ func (s *Structure) AddIndividual() int {
 // first min(n, old) and setting new tuples to 0.
 func (s *Structure) resize(n int) {
 	stride := wordsFor(n)
+	s.unaryTables()
+	s.binaryTables()
 	if stride != s.stride {
 		for i, t := range s.unary {
 			s.unary[i] = &table{val: regrow(t.val, 1, s.stride, stride), half: regrow(t.half, 1, s.stride, stride), owner: s.tok}
@@ -366,12 +392,33 @@ func (s *Structure) resize(n int) {
 			s.binary[i] = nt
 		}
 	} else {
-		for i, t := range s.binary {
-			if n > s.n {
-				t = s.own(t)
-				t.val = append(t.val, make([]uint64, (n-s.n)*stride)...)
-				t.half = append(t.half, make([]uint64, (n-s.n)*stride)...)
-				s.binary[i] = t
+		if n > s.n {
+			// New rows of 0s: one copy into tables of the final size (an
+			// own-then-append would copy twice). The tables of a
+			// structure come from one slab, as in newSparse.
+			// Shared tables of zeros stay shared, at the new size.
+			copied := 0
+			for _, t := range s.binary {
+				if t.owner != sharedZeros {
+					copied++
+				}
+			}
+			words := make([]uint64, 2*n*stride*copied)
+			tables := make([]table, copied)
+			old := s.n * stride
+			for i, t := range s.binary {
+				if t.owner == sharedZeros {
+					s.binary[i] = zeroTable(n * stride)
+					continue
+				}
+				nt := &tables[0]
+				tables = tables[1:]
+				nt.val, words = words[:n*stride:n*stride], words[n*stride:]
+				nt.half, words = words[:n*stride:n*stride], words[n*stride:]
+				copy(nt.val, t.val[:old])
+				copy(nt.half, t.half[:old])
+				nt.owner = s.tok
+				s.binary[i] = nt
 			}
 		}
 	}
@@ -401,8 +448,11 @@ func (s *Structure) Duplicate(u int) int {
 		}
 	}
 	for i := range s.binary {
+		if s.binary[i].owner == sharedZeros {
+			continue // 0 everywhere: so are the copies of u's tuples
+		}
 		t := s.own(s.binary[i])
-		s.binary[i] = t
+		s.binaryTables()[i] = t
 		for w := 0; w < s.n; w++ {
 			ww := w
 			if w == c {
@@ -782,14 +832,16 @@ func JoinPointwise(a, b *Structure) (*Structure, bool) {
 	}
 	for i := range a.unary {
 		join(a.unary[i], b.unary[i], 1, func(o *Structure) *table {
-			o.unary[i] = o.own(o.unary[i])
-			return o.unary[i]
+			t := o.own(o.unary[i])
+			o.unaryTables()[i] = t
+			return t
 		})
 	}
 	for i := range a.binary {
 		join(a.binary[i], b.binary[i], a.n, func(o *Structure) *table {
-			o.binary[i] = o.own(o.binary[i])
-			return o.binary[i]
+			t := o.own(o.binary[i])
+			o.binaryTables()[i] = t
+			return t
 		})
 	}
 	for k := 3; k < len(a.kary); k++ {

@@ -183,3 +183,54 @@ func TestPrintIsTVS(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }
+
+// Clones share tables and the arrays of them until one writes: random
+// writes, new individuals and bifurcations on a structure and its clones
+// (and clones of clones) change exactly the one written, checked against
+// independent copies that had the same writes.
+func TestClonesStayIndependent(t *testing.T) {
+	voc := testgen.Vocabulary()
+	preds := voc.Preds()
+	r := rand.New(rand.NewPCG(21, 11))
+	for i := 0; i < 200; i++ {
+		base := testgen.Structure(r, voc, 1+r.IntN(4), false)
+		all := func(s *tvl.Structure) []int {
+			keep := make([]int, s.Size())
+			for u := range keep {
+				keep[u] = u
+			}
+			return keep
+		}
+		live := []*tvl.Structure{base}
+		shadow := []*tvl.Structure{base.Project(all(base))}
+		for step := 0; step < 12; step++ {
+			k := r.IntN(len(live))
+			switch op := r.IntN(5); {
+			case op == 0 && len(live) < 5:
+				live = append(live, live[k].Clone())
+				shadow = append(shadow, shadow[k].Project(all(shadow[k])))
+			case op == 1:
+				live[k].AddIndividual()
+				shadow[k].AddIndividual()
+			case op == 2:
+				u := r.IntN(live[k].Size())
+				live[k].Duplicate(u)
+				shadow[k].Duplicate(u)
+			default:
+				p := preds[r.IntN(len(preds))]
+				args := make([]int, p.Arity)
+				for j := range args {
+					args[j] = r.IntN(live[k].Size())
+				}
+				v := logic.Kleene(r.IntN(3))
+				live[k].Set(p, v, args...)
+				shadow[k].Set(p, v, args...)
+			}
+			for j := range live {
+				if !tvl.Equal(live[j], shadow[j]) {
+					t.Fatalf("case %d, step %d: structure %d is\n%s\nbut its independent copy is\n%s", i, step, j, live[j], shadow[j])
+				}
+			}
+		}
+	}
+}
