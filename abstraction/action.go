@@ -264,12 +264,12 @@ type binding []int
 // preconditionBindings returns the assignments under which the
 // precondition is potentially satisfied (one empty binding for a closed
 // precondition that is not 0, or when there is none).
-func (a *Action) preconditionBindings(s *tvl.Structure) []binding {
+func (a *Action) preconditionBindings(s *tvl.Structure, bs bindings) []binding {
 	if a.pre == nil {
 		return []binding{nil}
 	}
 	var out []binding
-	a.pre.Bind(s).ForEach(func(asg []int, v logic.Kleene) bool {
+	bs.bind(a.pre, s).ForEach(func(asg []int, v logic.Kleene) bool {
 		if v != logic.False {
 			out = append(out, append(binding(nil), asg...))
 		}
@@ -280,12 +280,12 @@ func (a *Action) preconditionBindings(s *tvl.Structure) []binding {
 
 // applicable reports whether the precondition is potentially satisfied
 // (not 0) under some assignment.
-func (a *Action) applicable(s *tvl.Structure) bool {
+func (a *Action) applicable(s *tvl.Structure, bs bindings) bool {
 	if a.pre == nil {
 		return true
 	}
 	found := false
-	a.pre.Bind(s).ForEach(func(_ []int, v logic.Kleene) bool {
+	bs.bind(a.pre, s).ForEach(func(_ []int, v logic.Kleene) bool {
 		found = v != logic.False
 		return !found
 	})

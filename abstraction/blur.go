@@ -2,7 +2,7 @@ package abstraction
 
 import (
 	"bytes"
-	"sort"
+	"slices"
 
 	"github.com/tvla-go/tvla/tvl"
 )
@@ -11,11 +11,15 @@ import (
 // predicates, one byte (a Kleene value) per predicate. Blur merges exactly
 // the individuals with equal names.
 func CanonicalName(s *tvl.Structure, abs []*tvl.Pred, u int) []byte {
-	name := make([]byte, len(abs))
-	for i, p := range abs {
-		name[i] = byte(s.Unary(p.Index, u))
+	return appendName(make([]byte, 0, len(abs)), s, abs, u)
+}
+
+// appendName appends u's canonical name to buf.
+func appendName(buf []byte, s *tvl.Structure, abs []*tvl.Pred, u int) []byte {
+	for _, p := range abs {
+		buf = append(buf, byte(s.Unary(p.Index, u)))
 	}
-	return name
+	return buf
 }
 
 // Blur returns the canonical abstraction of s with respect to the unary
@@ -30,11 +34,7 @@ func CanonicalName(s *tvl.Structure, abs []*tvl.Pred, u int) []byte {
 // maps each individual of s to the one it merged into.
 func Blur(s *tvl.Structure, abs []*tvl.Pred) (blurred *tvl.Structure, embed []int) {
 	n := s.Size()
-	names := make([][]byte, n)
-	for u := range names {
-		names[u] = CanonicalName(s, abs, u)
-	}
-	if increasing(names) {
+	if canonicalOrder(s, abs) {
 		// Already canonical: no two individuals share a name, and they
 		// are in canonical order. Merge would only copy s.
 		embed = make([]int, n)
@@ -43,11 +43,19 @@ func Blur(s *tvl.Structure, abs []*tvl.Pred) (blurred *tvl.Structure, embed []in
 		}
 		return s, embed
 	}
+	// One buffer holds every name.
+	names := make([][]byte, n)
+	buf := make([]byte, 0, n*len(abs))
+	for u := range names {
+		start := len(buf)
+		buf = appendName(buf, s, abs, u)
+		names[u] = buf[start:len(buf):len(buf)]
+	}
 	order := make([]int, n)
 	for i := range order {
 		order[i] = i
 	}
-	sort.SliceStable(order, func(i, j int) bool { return bytes.Compare(names[order[i]], names[order[j]]) < 0 })
+	slices.SortStableFunc(order, func(a, b int) int { return bytes.Compare(names[a], names[b]) })
 	embed = make([]int, n)
 	k := 0
 	for i, u := range order {
@@ -62,12 +70,23 @@ func Blur(s *tvl.Structure, abs []*tvl.Pred) (blurred *tvl.Structure, embed []in
 	return tvl.Merge(s, embed, k), embed
 }
 
-// increasing reports whether every name is greater than the one before.
-func increasing(names [][]byte) bool {
-	for i := 1; i < len(names); i++ {
-		if bytes.Compare(names[i-1], names[i]) >= 0 {
-			return false
+// canonicalOrder reports whether every individual's canonical name is
+// greater than the one before's, comparing values in place (most
+// structures an action produces are canonical, and this allocates
+// nothing).
+func canonicalOrder(s *tvl.Structure, abs []*tvl.Pred) bool {
+next:
+	for u := 1; u < s.Size(); u++ {
+		for _, p := range abs {
+			a, b := s.Unary(p.Index, u-1), s.Unary(p.Index, u)
+			if a < b {
+				continue next
+			}
+			if a > b {
+				return false
+			}
 		}
+		return false // equal names
 	}
 	return true
 }

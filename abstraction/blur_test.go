@@ -1,6 +1,7 @@
 package abstraction_test
 
 import (
+	"bytes"
 	"math/rand/v2"
 	"testing"
 
@@ -220,5 +221,42 @@ func TestBlurIsCanonical(t *testing.T) {
 		if !tvl.Equal(a, c) {
 			t.Fatalf("Blur is not idempotent:\n%s\nvs\n%s", a, c)
 		}
+	}
+}
+
+// Blur returns a structure whose individuals have distinct canonical names
+// in increasing order, and returns such a structure itself, unchanged: on
+// random three-valued structures, against the names themselves.
+func TestBlurKeepsCanonicalStructures(t *testing.T) {
+	r := rand.New(rand.NewPCG(2026, 21))
+	voc := testgen.Vocabulary()
+	abs := []*tvl.Pred{voc.Lookup("x"), voc.Lookup("y")}
+	increasing := func(s *tvl.Structure) bool {
+		for u := 1; u < s.Size(); u++ {
+			if bytes.Compare(abstraction.CanonicalName(s, abs, u-1), abstraction.CanonicalName(s, abs, u)) >= 0 {
+				return false
+			}
+		}
+		return true
+	}
+	kept := 0
+	for i := 0; i < 2000; i++ {
+		s := testgen.Structure(r, voc, r.IntN(7), i%2 == 0)
+		b, _ := abstraction.Blur(s, abs)
+		if !increasing(b) {
+			t.Fatalf("case %d: Blur's result is not in canonical order:\n%s", i, b)
+		}
+		if (b == s) != increasing(s) {
+			t.Fatalf("case %d: Blur returned the input itself: %v, but its names increase: %v\n%s", i, b == s, increasing(s), s)
+		}
+		if again, _ := abstraction.Blur(b, abs); again != b {
+			t.Fatalf("case %d: Blur of a blurred structure made a copy", i)
+		}
+		if b == s {
+			kept++
+		}
+	}
+	if kept < 100 || kept > 1900 {
+		t.Fatalf("%d of 2000 inputs were canonical already: the cases do not test both paths", kept)
 	}
 }

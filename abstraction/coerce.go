@@ -67,6 +67,10 @@ type Coercer struct {
 	// application to the next; it is why a Coercer serves one goroutine
 	// at a time (Fork gives another goroutine its own).
 	scratch []*constraintScratch
+	// active and touched are Coerce's sets of constraints to apply and
+	// of predicates sharpened, reused from call to call.
+	active  []bool
+	touched predSet
 	// Trace, when set, is told of every sharpening and discard (for
 	// debugging a model's constraints).
 	Trace func(constraint string, what string)
@@ -74,6 +78,7 @@ type Coercer struct {
 
 // constraintScratch is the mutable part of applying a constraint.
 type constraintScratch struct {
+	pre   []*tvl.Bound
 	bound [][]*tvl.Bound
 	asg   []int
 	hargs []int
@@ -84,6 +89,7 @@ type constraintScratch struct {
 func (c *Coercer) Fork() *Coercer {
 	f := *c
 	f.scratch = make([]*constraintScratch, len(c.cons))
+	f.active, f.touched = nil, nil
 	return &f
 }
 
@@ -257,7 +263,12 @@ type CoerceResult struct {
 // each sharpening schedules the constraints that read what it changed.
 func (c *Coercer) Coerce(s *tvl.Structure, changed []*tvl.Pred) CoerceResult {
 	res := CoerceResult{Consistent: true}
-	active := make([]bool, len(c.cons))
+	if c.active == nil {
+		c.active = make([]bool, len(c.cons))
+		c.touched = make(predSet, len(c.byPred))
+	}
+	active, touched := c.active, c.touched
+	clear(active)
 	if changed == nil {
 		for i := range active {
 			active[i] = true
@@ -271,7 +282,7 @@ func (c *Coercer) Coerce(s *tvl.Structure, changed []*tvl.Pred) CoerceResult {
 	}
 	sm := c.voc.Summary()
 	for {
-		touched := make(predSet, len(c.byPred))
+		clear(touched)
 		any := false
 		for i, k := range c.cons {
 			if !active[i] {
@@ -309,15 +320,13 @@ func (c *Coercer) apply(s *tvl.Structure, idx int, k *constraint, touched predSe
 	if k.word != nil {
 		return k.word.apply(c, s, k, touched, res)
 	}
-	for _, p := range k.pre {
-		if p.Eval(s, make([]int, len(k.loop))...) != logic.True {
-			return true
-		}
-	}
 	sc := c.scratch[idx]
 	if sc == nil {
 		sc = &constraintScratch{bound: make([][]*tvl.Bound, len(k.checks)),
 			asg: make([]int, len(k.loop)), hargs: make([]int, len(k.args))}
+		for _, p := range k.pre {
+			sc.pre = append(sc.pre, p.Bind(s))
+		}
 		for i, cs := range k.checks {
 			for _, cc := range cs {
 				sc.bound[i] = append(sc.bound[i], cc.Bind(s))
@@ -325,10 +334,19 @@ func (c *Coercer) apply(s *tvl.Structure, idx int, k *constraint, touched predSe
 		}
 		c.scratch[idx] = sc
 	} else {
+		for _, b := range sc.pre {
+			b.Rebind(s)
+		}
 		for _, bs := range sc.bound {
 			for _, b := range bs {
 				b.Rebind(s)
 			}
+		}
+	}
+	clear(sc.asg)
+	for _, p := range sc.pre {
+		if p.Eval(sc.asg...) != logic.True {
+			return true
 		}
 	}
 	checks := sc.bound

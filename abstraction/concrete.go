@@ -279,7 +279,7 @@ func (e *Engine) runConcrete(ctx context.Context, inputs []*tvl.Structure) (*Res
 // gives one successor, which is kept whatever the constraints say.
 func (w *worker) applyConcrete(act *Action, s *tvl.Structure) (o outcome) {
 	truth := w.e.truth
-	for _, b := range act.preconditionBindings(s) {
+	for _, b := range act.preconditionBindings(s, nil) {
 		for _, text := range messages(act.preMsgs, s, b) {
 			o.messages = append(o.messages, raised{text, s})
 		}

@@ -78,7 +78,7 @@ func TestDerivedUpdatesAreExactOnConcreteStructures(t *testing.T) {
 			for i := 0; i < 150; i++ {
 				s := randomList(r, voc, r.IntN(6))
 				s.Freeze()
-				for _, b := range act.preconditionBindings(s) {
+				for _, b := range act.preconditionBindings(s, nil) {
 					post, _ := act.update(s, b, nil)
 					want := post.Clone()
 					setInstrumentation(want, voc)

@@ -479,7 +479,7 @@ func (w *worker) apply(act *Action, loc string, s *tvl.Structure) (o outcome) {
 	if e.opts.Join == JoinConcrete {
 		return w.applyConcrete(act, s)
 	}
-	if !act.applicable(s) {
+	if !act.applicable(s, w.bounds) {
 		return o
 	}
 	// Focus never writes the structure it is given (a split clones), so
@@ -500,7 +500,7 @@ func (w *worker) apply(act *Action, loc string, s *tvl.Structure) (o outcome) {
 			// precondition cannot become potentially true on a
 			// refinement of a structure where it is 0: such a split is
 			// dropped before the cost of Coerce and of further splits.
-			if !act.applicable(t) {
+			if !act.applicable(t, w.bounds) {
 				return false
 			}
 			r := w.coerce.Coerce(t, refineChanged(changed))
@@ -513,7 +513,7 @@ func (w *worker) apply(act *Action, loc string, s *tvl.Structure) (o outcome) {
 		for _, fo := range act.focus {
 			var next []*tvl.Structure
 			for _, t := range work {
-				parts, err := fo.Focus(t, refine)
+				parts, err := fo.Focus(t, refine, w.bounds)
 				if err != nil {
 					o.err = fmt.Errorf("action %s at %s: %w", act.src.Title, loc, err)
 					return o
@@ -543,7 +543,7 @@ func (w *worker) apply(act *Action, loc string, s *tvl.Structure) (o outcome) {
 	}
 	for _, t := range work {
 		t.Freeze()
-		for _, b := range act.preconditionBindings(t) {
+		for _, b := range act.preconditionBindings(t, w.bounds) {
 			for _, text := range messages(act.preMsgs, t, b) {
 				o.messages = append(o.messages, raised{text, t})
 			}

@@ -64,14 +64,17 @@ func (e *FocusError) Error() string {
 // dropped. Refining as it goes is what lets Focus end: setting n(u, w) to
 // 1 makes w non-summary under a function property, after which t[n](w, w)
 // is definite instead of a summary individual related to itself.
-func (fo *Focuser) Focus(s *tvl.Structure, refine func(t *tvl.Structure, changed []*tvl.Pred) bool) ([]*tvl.Structure, error) {
+func (fo *Focuser) Focus(s *tvl.Structure, refine func(t *tvl.Structure, changed []*tvl.Pred) bool, bs bindings) ([]*tvl.Structure, error) {
 	var out []*tvl.Structure
 	work := []*tvl.Structure{s}
+	// made holds the structures this call made: a split may reuse one
+	// as a part, as nothing else refers to it; s is the caller's.
+	made := map[*tvl.Structure]bool{}
 	steps := 0
 	for len(work) > 0 {
 		t := work[0]
 		work = work[1:]
-		lit, err := fo.unknownLiteral(t)
+		lit, err := fo.unknownLiteral(t, bs)
 		if err != nil {
 			return nil, err
 		}
@@ -83,10 +86,11 @@ func (fo *Focuser) Focus(s *tvl.Structure, refine func(t *tvl.Structure, changed
 		if steps > maxFocusSteps {
 			return nil, &FocusError{Formula: logic.String(fo.formula), Reason: fmt.Sprintf("no result after %d splits; the formula does not become definite", maxFocusSteps)}
 		}
-		parts, err := fo.split(t, lit)
+		parts, err := fo.split(t, lit, made[t])
 		if err != nil {
 			return nil, err
 		}
+		delete(made, t)
 		// A split changes the focused predicate's tuple and, in the third
 		// part (which bifurcates an individual), summary-ness and
 		// equality.
@@ -95,6 +99,7 @@ func (fo *Focuser) Focus(s *tvl.Structure, refine func(t *tvl.Structure, changed
 			if i == 2 {
 				changed = append(changed, t.Vocabulary().Summary())
 			}
+			made[p] = true
 			if refine == nil || refine(p, changed) {
 				work = append(work, p)
 			}
@@ -111,25 +116,25 @@ type literal struct {
 
 // unknownLiteral finds, for the first assignment (in lexicographic order)
 // under which the formula is 1/2 and can be focused, a responsible tuple.
-func (fo *Focuser) unknownLiteral(t *tvl.Structure) (*literal, error) {
+func (fo *Focuser) unknownLiteral(t *tvl.Structure, bs bindings) (*literal, error) {
 	var found *literal
 	var ferr error
 	env := map[logic.Var]int{}
-	fo.root.Bind(t).ForEach(func(asg []int, v logic.Kleene) bool {
+	bs.bind(fo.root, t).ForEach(func(asg []int, v logic.Kleene) bool {
 		if v != logic.Unknown {
 			return true
 		}
 		for i, x := range fo.vars {
 			env[x] = asg[i]
 		}
-		found, ferr = fo.find(t, fo.formula, env)
+		found, ferr = fo.find(t, bs, fo.formula, env)
 		return found == nil && ferr == nil
 	})
 	return found, ferr
 }
 
 // eval evaluates subformula g under env.
-func (fo *Focuser) eval(t *tvl.Structure, g logic.Formula, env map[logic.Var]int) logic.Kleene {
+func (fo *Focuser) eval(t *tvl.Structure, bs bindings, g logic.Formula, env map[logic.Var]int) logic.Kleene {
 	fo.mu.RLock()
 	c, ok := fo.subs[g]
 	fo.mu.RUnlock()
@@ -144,17 +149,17 @@ func (fo *Focuser) eval(t *tvl.Structure, g logic.Formula, env map[logic.Var]int
 		fo.subs[g] = c
 		fo.mu.Unlock()
 	}
-	free := c.Free()
-	asg := make([]int, len(free))
-	for i, v := range free {
-		asg[i] = env[v]
+	var buf [4]int
+	asg := buf[:0]
+	for _, v := range c.Free() {
+		asg = append(asg, env[v])
 	}
-	return c.Eval(t, asg...)
+	return bs.bind(c, t).Eval(asg...)
 }
 
 // find returns a tuple at 1/2 that makes g (which is 1/2 under env) 1/2,
 // or nil when only equalities on summary individuals do.
-func (fo *Focuser) find(t *tvl.Structure, g logic.Formula, env map[logic.Var]int) (*literal, error) {
+func (fo *Focuser) find(t *tvl.Structure, bs bindings, g logic.Formula, env map[logic.Var]int) (*literal, error) {
 	switch h := g.(type) {
 	case *logic.Atom:
 		p := fo.voc.Lookup(h.Pred)
@@ -166,29 +171,29 @@ func (fo *Focuser) find(t *tvl.Structure, g logic.Formula, env map[logic.Var]int
 	case *logic.Equal, *logic.Const:
 		return nil, nil
 	case *logic.Not:
-		return fo.find(t, h.Sub, env)
+		return fo.find(t, bs, h.Sub, env)
 	case *logic.Binary:
 		for _, side := range []logic.Formula{h.Left, h.Right} {
-			if fo.eval(t, side, env) != logic.Unknown {
+			if fo.eval(t, bs, side, env) != logic.Unknown {
 				continue
 			}
-			if lit, err := fo.find(t, side, env); lit != nil || err != nil {
+			if lit, err := fo.find(t, bs, side, env); lit != nil || err != nil {
 				return lit, err
 			}
 		}
 		return nil, nil
 	case *logic.If:
 		for _, part := range []logic.Formula{h.Cond, h.Then, h.Else} {
-			if fo.eval(t, part, env) != logic.Unknown {
+			if fo.eval(t, bs, part, env) != logic.Unknown {
 				continue
 			}
-			if lit, err := fo.find(t, part, env); lit != nil || err != nil {
+			if lit, err := fo.find(t, bs, part, env); lit != nil || err != nil {
 				return lit, err
 			}
 		}
 		return nil, nil
 	case *logic.Quant:
-		return fo.findQuant(t, h, env, 0)
+		return fo.findQuant(t, bs, h, env, 0)
 	case *logic.Closure:
 		p := fo.voc.Lookup(h.Pred)
 		step := func(a, b int) logic.Kleene { return t.Binary(p.Index, a, b) }
@@ -201,29 +206,29 @@ func (fo *Focuser) find(t *tvl.Structure, g logic.Formula, env map[logic.Var]int
 		inner := copyEnv(env)
 		step := func(a, b int) logic.Kleene {
 			inner[h.Sub1], inner[h.Sub2] = a, b
-			return fo.eval(t, h.Body, inner)
+			return fo.eval(t, bs, h.Body, inner)
 		}
 		a, b, ok := halfEdgeOnPath(t.Size(), step, env[h.From], env[h.To])
 		if !ok {
 			return nil, nil
 		}
 		inner[h.Sub1], inner[h.Sub2] = a, b
-		return fo.find(t, h.Body, inner)
+		return fo.find(t, bs, h.Body, inner)
 	}
 	return nil, nil
 }
 
-func (fo *Focuser) findQuant(t *tvl.Structure, q *logic.Quant, env map[logic.Var]int, i int) (*literal, error) {
+func (fo *Focuser) findQuant(t *tvl.Structure, bs bindings, q *logic.Quant, env map[logic.Var]int, i int) (*literal, error) {
 	if i == len(q.Vars) {
-		if fo.eval(t, q.Body, env) != logic.Unknown {
+		if fo.eval(t, bs, q.Body, env) != logic.Unknown {
 			return nil, nil
 		}
-		return fo.find(t, q.Body, env)
+		return fo.find(t, bs, q.Body, env)
 	}
 	inner := copyEnv(env)
 	for u := 0; u < t.Size(); u++ {
 		inner[q.Vars[i]] = u
-		if lit, err := fo.findQuant(t, q, inner, i+1); lit != nil || err != nil {
+		if lit, err := fo.findQuant(t, bs, q, inner, i+1); lit != nil || err != nil {
 			return lit, err
 		}
 	}
@@ -289,8 +294,9 @@ func halfEdgeOnPath(n int, step func(a, b int) logic.Kleene, from, to int) (int,
 
 // split returns the structures that refine t on lit: lit at 1, lit at 0,
 // and, when lit's tuple involves one summary individual once, that
-// individual bifurcated.
-func (fo *Focuser) split(t *tvl.Structure, lit *literal) ([]*tvl.Structure, error) {
+// individual bifurcated. When reuse is set, t is the caller's to change,
+// and becomes the part with lit at 0.
+func (fo *Focuser) split(t *tvl.Structure, lit *literal, reuse bool) ([]*tvl.Structure, error) {
 	summary := -1
 	count := 0
 	for _, u := range lit.args {
@@ -309,11 +315,17 @@ func (fo *Focuser) split(t *tvl.Structure, lit *literal) ([]*tvl.Structure, erro
 	}
 	one := t.Clone()
 	one.Set(lit.pred, logic.True, lit.args...)
-	zero := t.Clone()
+	var both *tvl.Structure
+	if summary >= 0 {
+		both = t.Clone() // before t may become zero
+	}
+	zero := t
+	if !reuse {
+		zero = t.Clone()
+	}
 	zero.Set(lit.pred, logic.False, lit.args...)
 	out := []*tvl.Structure{one, zero}
 	if summary >= 0 {
-		both := t.Clone()
 		c := both.Duplicate(summary)
 		other := append([]int(nil), lit.args...)
 		for i, u := range other {

@@ -96,7 +96,7 @@ func TestThesisWorkedExample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	focused, err := act.focus[0].Focus(s0, nil)
+	focused, err := act.focus[0].Focus(s0, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,7 +148,7 @@ func TestThesisWorkedExample(t *testing.T) {
 	var posts []*tvl.Structure
 	for _, s := range []*tvl.Structure{s1, s3} {
 		s.Freeze()
-		bs := act.preconditionBindings(s)
+		bs := act.preconditionBindings(s, nil)
 		if len(bs) != 1 || bs[0][0] != 0 || bs[0][1] != 1 {
 			t.Fatalf("precondition bindings %v, want exactly [v1=u1 v2=u2]", bs)
 		}

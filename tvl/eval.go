@@ -83,11 +83,27 @@ func (c *Compiled) Eval(s *Structure, asg ...int) Kleene {
 type Bound struct {
 	c  *Compiled
 	st state
+	// Most formulas have a few variables and at most one closure: their
+	// state fits here, and Bind makes one allocation, not four.
+	envBuf [4]int
+	tcBuf  [2]*closure
 }
 
 // Bind ties the formula to s for repeated evaluation.
 func (c *Compiled) Bind(s *Structure) *Bound {
-	return &Bound{c: c, st: state{s: s, env: make([]int, c.slots), tc: make([]*closure, c.tcs), spare: make([]*closure, c.tcs)}}
+	b := &Bound{c: c}
+	b.st.s = s
+	if c.slots <= len(b.envBuf) {
+		b.st.env = b.envBuf[:c.slots]
+	} else {
+		b.st.env = make([]int, c.slots)
+	}
+	if c.tcs == 1 {
+		b.st.tc, b.st.spare = b.tcBuf[:1:1], b.tcBuf[1:2:2]
+	} else if c.tcs > 1 {
+		b.st.tc, b.st.spare = make([]*closure, c.tcs), make([]*closure, c.tcs)
+	}
+	return b
 }
 
 // Rebind ties the formula to another structure, reusing the evaluation
