@@ -9,7 +9,7 @@ func (s *Structure) CopyPred(p *Pred, from *Structure) {
 		panic("tvl: CopyPred between structures of different universes")
 	}
 	share := func(t *table) *table {
-		if from.tok == nil {
+		if from.tok == 0 {
 			return t
 		}
 		return &table{val: append([]uint64(nil), t.val...), half: append([]uint64(nil), t.half...), owner: s.tok}
@@ -23,7 +23,7 @@ func (s *Structure) CopyPred(p *Pred, from *Structure) {
 		s.binaryTables()[p.Index] = share(from.binary[p.Index])
 	default:
 		t := from.kary[p.Arity][p.Index]
-		if from.tok != nil {
+		if from.tok != 0 {
 			c := &karyTable{vals: make(map[tupleKey]Kleene, len(t.vals)), owner: s.tok}
 			for k, v := range t.vals {
 				c.vals[k] = v

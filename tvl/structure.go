@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/bits"
 	"sync"
+	"sync/atomic"
 
 	"github.com/tvla-go/tvla/logic"
 )
@@ -11,9 +12,19 @@ import (
 // Kleene is logic.Kleene, repeated here because every signature uses it.
 type Kleene = logic.Kleene
 
-// owner marks which structure may write a table in place. It has a field
-// so that distinct owners never share an address.
-type owner struct{ _ byte }
+// owner marks which structure may write a table in place: a number, not a
+// pointer, so that the collector has fewer pointers to follow in the
+// hundreds of thousands of tables a large run keeps. 0 is no one's (a
+// frozen structure's token).
+type owner uint64
+
+// owners hands out tokens; 1 is sharedZeros'.
+var owners atomic.Uint64
+
+func init() { owners.Store(1) }
+
+// newOwner returns a token no structure has had.
+func newOwner() owner { return owner(owners.Add(1)) }
 
 // table holds a unary or binary interpretation as two bit planes: half
 // marks tuples at 1/2, val marks tuples at 1. A tuple never has both bits.
@@ -21,14 +32,14 @@ type owner struct{ _ byte }
 // [u*stride, (u+1)*stride).
 type table struct {
 	val, half []uint64
-	owner     *owner
+	owner     owner
 }
 
 // karyTable holds an interpretation of arity three or more sparsely:
 // tuples missing from the map are 0.
 type karyTable struct {
 	vals  map[tupleKey]Kleene
-	owner *owner
+	owner owner
 }
 
 // tupleKey packs a tuple of individuals into a comparable value.
@@ -63,7 +74,7 @@ type Structure struct {
 	unary   []*table
 	binary  []*table
 	kary    [][]*karyTable // by arity, for arities of three and more
-	tok     *owner         // nil once frozen
+	tok     owner          // 0 once frozen
 	// sharedU and sharedB mark the unary and binary arrays of table
 	// pointers as shared with a clone: the first write of a table copies
 	// the array too. A clone then costs no copy of the arrays it never
@@ -105,7 +116,7 @@ func newSized(voc *Vocabulary, n int) *Structure { return newSparse(voc, n, nil,
 // share a table of zeros, which a write copies first like any shared
 // table.
 func newSparse(voc *Vocabulary, n int, needU, needB []bool) *Structure {
-	s := &Structure{voc: voc, tok: new(owner), n: n, stride: wordsFor(n)}
+	s := &Structure{voc: voc, tok: newOwner(), n: n, stride: wordsFor(n)}
 	s.nullary = make([]Kleene, len(voc.OfArity(0)))
 	nu, nb := len(voc.OfArity(1)), len(voc.OfArity(2))
 	s.unary = make([]*table, nu)
@@ -170,15 +181,15 @@ func (s *Structure) Vocabulary() *Vocabulary { return s.voc }
 func (s *Structure) Size() int { return s.n }
 
 // Frozen reports whether the structure is read-only.
-func (s *Structure) Frozen() bool { return s.tok == nil }
+func (s *Structure) Frozen() bool { return s.tok == 0 }
 
 // Freeze makes the structure read-only, so that it can be stored and shared.
-func (s *Structure) Freeze() { s.tok = nil }
+func (s *Structure) Freeze() { s.tok = 0 }
 
 // Clone returns a writable copy. It costs a few slice headers: tables are
 // copied only when one side first writes them.
 func (s *Structure) Clone() *Structure {
-	c := &Structure{voc: s.voc, n: s.n, stride: s.stride, tok: new(owner)}
+	c := &Structure{voc: s.voc, n: s.n, stride: s.stride, tok: newOwner()}
 	c.nullary = append([]Kleene(nil), s.nullary...)
 	c.unary, c.binary, c.sharedU, c.sharedB = s.unary, s.binary, true, true
 	if s.kary != nil {
@@ -187,17 +198,17 @@ func (s *Structure) Clone() *Structure {
 			c.kary[k] = append([]*karyTable(nil), s.kary[k]...)
 		}
 	}
-	if s.tok != nil {
+	if s.tok != 0 {
 		// The original's tables, and its arrays of them, are now shared
 		// too.
-		s.tok = new(owner)
+		s.tok = newOwner()
 		s.sharedU, s.sharedB = true, true
 	}
 	return c
 }
 
 func (s *Structure) mustWrite() {
-	if s.tok == nil {
+	if s.tok == 0 {
 		panic("tvl: write to a frozen structure")
 	}
 }
@@ -885,7 +896,7 @@ func zeroWords(t *table) bool {
 
 // sharedZeros owns the tables of zeros; no structure's token equals it,
 // so every structure copies one before writing it.
-var sharedZeros = new(owner)
+const sharedZeros owner = 1
 
 // zeroBySize maps a size in words to its shared table of zeros.
 var zeroBySize sync.Map
