@@ -81,7 +81,7 @@ func Embedding(c, a *Structure, maxSteps int) (f []int, out EmbedOutcome) {
 	sort.SliceStable(order, func(i, j int) bool { return len(cand[order[i]]) < len(cand[order[j]]) })
 	summary := make([]bool, m)
 	for w := 0; w < m; w++ {
-		summary[w] = kleeneAt(a.unary[sm], w) == logic.Unknown
+		summary[w] = a.Unary(sm, w) == logic.Unknown
 	}
 	f = make([]int, n)
 	for i := range f {
@@ -160,8 +160,8 @@ func Embedding(c, a *Structure, maxSteps int) (f []int, out EmbedOutcome) {
 // selfCompatible reports whether c's individual u may map to a's w: every
 // unary value, and every binary value of the pair (u, u), is ⊑ w's.
 func selfCompatible(c, a *Structure, u, w int) bool {
-	for i := range c.unary {
-		if !leq(kleeneAt(c.unary[i], u), kleeneAt(a.unary[i], w)) {
+	for i := range c.unaryCount() {
+		if !leq(c.Unary(i, u), a.Unary(i, w)) {
 			return false
 		}
 	}
@@ -310,7 +310,7 @@ func Closest(c, a *Structure, maxSteps int) (f []int, mismatches []Mismatch) {
 	sm := c.voc.sm.Index
 	summary := make([]bool, m)
 	for w := 0; w < m; w++ {
-		summary[w] = kleeneAt(a.unary[sm], w) == logic.Unknown
+		summary[w] = a.Unary(sm, w) == logic.Unknown
 	}
 	self := make([][]int, n) // cost of u -> w alone
 	minSelf := make([]int, n)
@@ -319,8 +319,8 @@ func Closest(c, a *Structure, maxSteps int) (f []int, mismatches []Mismatch) {
 		minSelf[u] = -1
 		for w := 0; w < m; w++ {
 			k := 0
-			for i := range c.unary {
-				if !leq(kleeneAt(c.unary[i], u), kleeneAt(a.unary[i], w)) {
+			for i := range c.unaryCount() {
+				if !leq(c.Unary(i, u), a.Unary(i, w)) {
 					k++
 				}
 			}
@@ -493,7 +493,7 @@ func (c *Structure) mismatches(a *Structure, f []int) []Mismatch {
 			out = append(out, Mismatch{C: []int{u}})
 			continue
 		}
-		if hit[w] && kleeneAt(a.unary[sm], w) != logic.Unknown {
+		if hit[w] && a.Unary(sm, w) != logic.Unknown {
 			// Name the first individual that went there, and this one.
 			for x := 0; x < u; x++ {
 				if f[x] == w {

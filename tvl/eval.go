@@ -243,7 +243,7 @@ func (c *compiler) compile(f logic.Formula) (evalNode, error) {
 			if u != st.env[b] {
 				return logic.False
 			}
-			if getBit(st.s.unary[sm].half, u) {
+			if getBit(st.s.unaryHalf(sm), u) {
 				return logic.Unknown
 			}
 			return logic.True
@@ -305,7 +305,7 @@ func (c *compiler) atom(g *logic.Atom) (evalNode, error) {
 		return func(st *state) Kleene { return st.s.nullary[idx] }, nil
 	case 1:
 		a := slots[0]
-		return func(st *state) Kleene { return kleeneAt(st.s.unary[idx], st.env[a]) }, nil
+		return func(st *state) Kleene { return st.s.Unary(idx, st.env[a]) }, nil
 	case 2:
 		a, b := slots[0], slots[1]
 		return func(st *state) Kleene {
@@ -430,7 +430,7 @@ func (c *compiler) closureNode(g *logic.Closure) (evalNode, error) {
 		v := m.at(u, w)
 		if refl && u == w && v != logic.True {
 			// p*(u, u) is u == u | p+(u, u).
-			if getBit(st.s.unary[sm].half, u) {
+			if getBit(st.s.unaryHalf(sm), u) {
 				return logic.Unknown
 			}
 			return logic.True

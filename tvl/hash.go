@@ -25,10 +25,11 @@ func (s *Structure) OrderedHash() uint64 {
 	for _, v := range s.nullary {
 		h = combine(h, uint64(v))
 	}
-	for _, t := range s.unary {
-		for i := range t.val {
-			h = combine(h, t.val[i])
-			h = combine(h, t.half[i])
+	for i := range s.unaryCount() {
+		val, half := s.unaryVal(i), s.unaryHalf(i)
+		for w := range val {
+			h = combine(h, val[w])
+			h = combine(h, half[w])
 		}
 	}
 	for _, t := range s.binary {
@@ -67,8 +68,8 @@ func (s *Structure) colors() []uint64 {
 	col := make([]uint64, n)
 	for u := 0; u < n; u++ {
 		h := uint64(0xc01)
-		for _, t := range s.unary {
-			h = combine(h, uint64(kleeneAt(t, u)))
+		for i := range s.unaryCount() {
+			h = combine(h, uint64(s.Unary(i, u)))
 		}
 		col[u] = h
 	}
@@ -249,7 +250,7 @@ func Isomorphic(a, b *Structure) (m []int, ok bool) {
 // consistent checks that mapping u to w agrees on unary values and on
 // binary values between u and every individual mapped so far.
 func consistent(a, b *Structure, m []int, done []int, u, w int) bool {
-	for i := range a.unary {
+	for i := range a.unaryCount() {
 		if a.Unary(i, u) != b.Unary(i, w) {
 			return false
 		}

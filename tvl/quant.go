@@ -301,9 +301,9 @@ func (q *quantNode) level(st *state, i int, partial Kleene, res *Kleene) bool {
 	s := st.s
 	switch l.gen {
 	case genUnary:
-		t := s.unary[l.table]
-		for w := range t.val {
-			bits := t.val[w] | t.half[w]
+		val, half := s.unaryVal(l.table), s.unaryHalf(l.table)
+		for w := range val {
+			bits := val[w] | half[w]
 			for bits != 0 {
 				if !q.try(st, i, w<<6|bitsTrailingZeros(bits), partial, res) {
 					return false

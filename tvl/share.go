@@ -1,8 +1,9 @@
 package tvl
 
 // CopyPred gives s the interpretation of p that from has. Both must have
-// the same number of individuals. A frozen from shares its table (copied
-// on s's first write), so this costs a pointer.
+// the same number of individuals. A frozen from shares a binary table
+// (copied on s's first write), so this costs a pointer; a unary one is a
+// word or two, copied.
 func (s *Structure) CopyPred(p *Pred, from *Structure) {
 	s.mustWrite()
 	if s.voc != from.voc || s.n != from.n {
@@ -18,7 +19,9 @@ func (s *Structure) CopyPred(p *Pred, from *Structure) {
 	case 0:
 		s.nullary[p.Index] = from.nullary[p.Index]
 	case 1:
-		s.unaryTables()[p.Index] = share(from.unary[p.Index])
+		s.writableUnary()
+		copy(s.unaryVal(p.Index), from.unaryVal(p.Index))
+		copy(s.unaryHalf(p.Index), from.unaryHalf(p.Index))
 	case 2:
 		s.binaryTables()[p.Index] = share(from.binary[p.Index])
 	default:

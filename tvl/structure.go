@@ -71,25 +71,51 @@ type Structure struct {
 	n       int
 	stride  int // words per unary table and per binary row
 	nullary []Kleene
-	unary   []*table
-	binary  []*table
-	kary    [][]*karyTable // by arity, for arities of three and more
-	tok     owner          // 0 once frozen
-	// sharedU and sharedB mark the unary and binary arrays of table
-	// pointers as shared with a clone: the first write of a table copies
-	// the array too. A clone then costs no copy of the arrays it never
-	// writes (a Focus split writes one table).
-	sharedU, sharedB bool
+	// unary holds every unary table in one slice of words, copied as a
+	// whole on the first write after a clone: predicate i's val words are
+	// [2i*stride, (2i+1)*stride) and its half words the next stride.
+	// A thread model has dozens of unary predicates, each a word or two:
+	// one slice of them, without a header and pointers per table, is a
+	// fraction of the memory and of the collector's work.
+	unary []uint64
+	// unaryOwner is the token of the structure that may write unary in
+	// place.
+	unaryOwner owner
+	binary     []*table
+	kary       [][]*karyTable // by arity, for arities of three and more
+	tok        owner          // 0 once frozen
+	// sharedB marks the array of binary table pointers as shared with a
+	// clone: the first write of a table copies the array too.
+	sharedB bool
 }
 
-// unaryTables returns s's unary tables for writing, its own copy.
-func (s *Structure) unaryTables() []*table {
-	if s.sharedU {
-		s.unary = append([]*table(nil), s.unary...)
-		s.sharedU = false
-	}
-	return s.unary
+// unaryVal and unaryHalf are unary predicate i's bit planes.
+func (s *Structure) unaryVal(i int) []uint64 {
+	o := 2 * i * s.stride
+	return s.unary[o : o+s.stride : o+s.stride]
 }
+
+func (s *Structure) unaryHalf(i int) []uint64 {
+	o := (2*i + 1) * s.stride
+	return s.unary[o : o+s.stride : o+s.stride]
+}
+
+// unaryTable is a view of unary predicate i as a table (for reading, or
+// for writing after writableUnary).
+func (s *Structure) unaryTable(i int) table {
+	return table{val: s.unaryVal(i), half: s.unaryHalf(i)}
+}
+
+// writableUnary makes s's unary words its own, copying them if shared.
+func (s *Structure) writableUnary() {
+	if s.unaryOwner != s.tok {
+		s.unary = append([]uint64(nil), s.unary...)
+		s.unaryOwner = s.tok
+	}
+}
+
+// unaryCount is the number of unary predicates.
+func (s *Structure) unaryCount() int { return len(s.voc.OfArity(1)) }
 
 // binaryTables returns s's binary tables for writing, its own copy.
 func (s *Structure) binaryTables() []*table {
@@ -109,17 +135,15 @@ func New(voc *Vocabulary) *Structure { return newSized(voc, 0) }
 // bit tables cut from one allocation (Blur makes one per structure an
 // action produces). Each table's capacity ends where it does, so that
 // growing one reallocates it instead of running into its neighbour.
-func newSized(voc *Vocabulary, n int) *Structure { return newSparse(voc, n, nil, nil) }
+func newSized(voc *Vocabulary, n int) *Structure { return newSparse(voc, n, nil) }
 
-// newSparse is newSized where only the unary and binary tables marked in
-// needU and needB (all, when nil) get memory of their own; the others
-// share a table of zeros, which a write copies first like any shared
-// table.
-func newSparse(voc *Vocabulary, n int, needU, needB []bool) *Structure {
+// newSparse is newSized where only the binary tables marked in needB (all,
+// when nil) get memory of their own; the others share a table of zeros,
+// which a write copies first like any shared table.
+func newSparse(voc *Vocabulary, n int, needB []bool) *Structure {
 	s := &Structure{voc: voc, tok: newOwner(), n: n, stride: wordsFor(n)}
 	s.nullary = make([]Kleene, len(voc.OfArity(0)))
 	nu, nb := len(voc.OfArity(1)), len(voc.OfArity(2))
-	s.unary = make([]*table, nu)
 	s.binary = make([]*table, nb)
 	count := func(need []bool, total int) int {
 		if need == nil {
@@ -133,9 +157,10 @@ func newSparse(voc *Vocabulary, n int, needU, needB []bool) *Structure {
 		}
 		return c
 	}
-	cu, cb := count(needU, nu), count(needB, nb)
-	words := make([]uint64, 2*s.stride*(cu+cb*n))
-	tables := make([]table, cu+cb)
+	cb := count(needB, nb)
+	s.unary, s.unaryOwner = make([]uint64, 2*s.stride*nu), s.tok
+	words := make([]uint64, 2*s.stride*cb*n)
+	tables := make([]table, cb)
 	take := func(m int) []uint64 {
 		w := words[:m:m]
 		words = words[m:]
@@ -147,13 +172,6 @@ func newSparse(voc *Vocabulary, n int, needU, needB []bool) *Structure {
 		next++
 		t.val, t.half, t.owner = take(m), take(m), s.tok
 		return t
-	}
-	for i := range s.unary {
-		if needU == nil || needU[i] {
-			s.unary[i] = fresh(s.stride)
-		} else {
-			s.unary[i] = zeroTable(s.stride)
-		}
 	}
 	for i := range s.binary {
 		if needB == nil || needB[i] {
@@ -191,7 +209,8 @@ func (s *Structure) Freeze() { s.tok = 0 }
 func (s *Structure) Clone() *Structure {
 	c := &Structure{voc: s.voc, n: s.n, stride: s.stride, tok: newOwner()}
 	c.nullary = append([]Kleene(nil), s.nullary...)
-	c.unary, c.binary, c.sharedU, c.sharedB = s.unary, s.binary, true, true
+	c.unary, c.unaryOwner = s.unary, s.unaryOwner
+	c.binary, c.sharedB = s.binary, true
 	if s.kary != nil {
 		c.kary = make([][]*karyTable, len(s.kary))
 		for k := range s.kary {
@@ -202,7 +221,7 @@ func (s *Structure) Clone() *Structure {
 		// The original's tables, and its arrays of them, are now shared
 		// too.
 		s.tok = newOwner()
-		s.sharedU, s.sharedB = true, true
+		s.sharedB = true
 	}
 	return c
 }
@@ -273,18 +292,26 @@ func (s *Structure) Stride() int { return s.stride }
 // it is 1/2 (bits past the universe mean nothing). For word-parallel
 // evaluation.
 func (s *Structure) UnaryWords(i, w int) (val, half uint64) {
-	t := s.unary[i]
-	return t.val[w], t.half[w]
+	return s.unary[2*i*s.stride+w], s.unary[(2*i+1)*s.stride+w]
 }
 
 // Unary returns p(u) for the unary predicate with table index i.
-func (s *Structure) Unary(i, u int) Kleene { return kleeneAt(s.unary[i], u) }
+func (s *Structure) Unary(i, u int) Kleene {
+	w, b := 2*i*s.stride+u>>6, uint(u)&63
+	if s.unary[w+s.stride]>>b&1 != 0 {
+		return logic.Unknown
+	}
+	if s.unary[w]>>b&1 != 0 {
+		return logic.True
+	}
+	return logic.False
+}
 
 // Binary returns p(u, w) for the binary predicate with table index i.
 func (s *Structure) Binary(i, u, w int) Kleene { return kleeneAt(s.binary[i], u*s.stride*64+w) }
 
 // IsSummary reports whether sm(u) is 1/2.
-func (s *Structure) IsSummary(u int) bool { return getBit(s.unary[s.voc.sm.Index].half, u) }
+func (s *Structure) IsSummary(u int) bool { return getBit(s.unaryHalf(s.voc.sm.Index), u) }
 
 // Get returns p(args...). The number of arguments must be p's arity and
 // each argument an individual of the structure.
@@ -343,13 +370,12 @@ func (s *Structure) SetNullary(i int, v Kleene) {
 // SetUnary writes p(u) for the unary predicate with table index i.
 func (s *Structure) SetUnary(i, u int, v Kleene) {
 	s.mustWrite()
-	t := s.unary[i]
-	if kleeneAt(t, u) == v {
+	if s.Unary(i, u) == v {
 		return
 	}
-	t = s.own(t)
-	s.unaryTables()[i] = t
-	putKleene(t, u, v)
+	s.writableUnary()
+	putBit(s.unaryVal(i), u, v == logic.True)
+	putBit(s.unaryHalf(i), u, v == logic.Unknown)
 }
 
 // SetBinary writes p(u, w) for the binary predicate with table index i.
@@ -387,12 +413,11 @@ func (s *Structure) AddIndividual() int {
 // first min(n, old) and setting new tuples to 0.
 func (s *Structure) resize(n int) {
 	stride := wordsFor(n)
-	s.unaryTables()
 	s.binaryTables()
 	if stride != s.stride {
-		for i, t := range s.unary {
-			s.unary[i] = &table{val: regrow(t.val, 1, s.stride, stride), half: regrow(t.half, 1, s.stride, stride), owner: s.tok}
-		}
+		// Each predicate's two planes are rows of the unary words.
+		s.unary = regrow(s.unary, 2*s.unaryCount(), s.stride, stride)
+		s.unaryOwner = s.tok
 		for i, t := range s.binary {
 			rows := min(n, s.n)
 			nt := &table{val: make([]uint64, n*stride), half: make([]uint64, n*stride), owner: s.tok}
@@ -453,7 +478,7 @@ func regrow(ws []uint64, rows, oldStride, newStride int) []uint64 {
 func (s *Structure) Duplicate(u int) int {
 	s.mustWrite()
 	c := s.AddIndividual()
-	for i := range s.unary {
+	for i := range s.unaryCount() {
 		if v := s.Unary(i, u); v != logic.False {
 			s.SetUnary(i, c, v)
 		}
@@ -516,10 +541,10 @@ func (s *Structure) Project(keep []int) *Structure {
 	r := New(s.voc)
 	r.resize(len(keep))
 	copy(r.nullary, s.nullary)
-	for i, t := range s.unary {
-		nt := r.unary[i]
+	for i := range s.unaryCount() {
+		t, nt := s.unaryTable(i), r.unaryTable(i)
 		for j, u := range keep {
-			putKleene(nt, j, kleeneAt(t, u))
+			putKleene(&nt, j, kleeneAt(&t, u))
 		}
 	}
 	for i, t := range s.binary {
@@ -577,8 +602,11 @@ func Equal(a, b *Structure) bool {
 			return false
 		}
 	}
-	for i := range a.unary {
-		if !sameTable(a.unary[i], b.unary[i]) {
+	if len(a.unary) != len(b.unary) {
+		return false
+	}
+	for i, w := range a.unary {
+		if b.unary[i] != w {
 			return false
 		}
 	}
@@ -624,14 +652,11 @@ func Merge(s *Structure, classOf []int, k int) *Structure {
 	// Tables that are 0 everywhere in s are 0 in the merge: those share
 	// one table of zeros (most of a heap's predicates are 0 on most
 	// tuples, and Blur makes a structure per action result).
-	needU, needB := make([]bool, len(s.unary)), make([]bool, len(s.binary))
-	for i, t := range s.unary {
-		needU[i] = i == s.voc.sm.Index || !zeroWords(t)
-	}
+	needB := make([]bool, len(s.binary))
 	for i, t := range s.binary {
 		needB[i] = !zeroWords(t)
 	}
-	r := newSparse(s.voc, k, needU, needB)
+	r := newSparse(s.voc, k, needB)
 	copy(r.nullary, s.nullary)
 	size := make([]int, k)
 	for _, j := range classOf {
@@ -666,21 +691,22 @@ func Merge(s *Structure, classOf []int, k int) *Structure {
 		}
 		hit = hit[:0]
 	}
-	for i, t := range s.unary {
+	for i := range s.unaryCount() {
+		t, nt := s.unaryTable(i), r.unaryTable(i)
 		for w := range t.val {
 			m := t.val[w] | t.half[w]
 			for m != 0 {
 				u := w<<6 | bits.TrailingZeros64(m)
 				m &= m - 1
-				visit(t, u, classOf[u])
+				visit(&t, u, classOf[u])
 			}
 		}
-		settle(r.unary[i], func(j int) int32 { return int32(size[j]) }, func(j int) int { return j })
+		settle(&nt, func(j int) int32 { return int32(size[j]) }, func(j int) int { return j })
 	}
-	sm := s.voc.sm.Index
+	sm := r.unaryTable(s.voc.sm.Index)
 	for j := 0; j < k; j++ {
 		if size[j] > 1 {
-			putKleene(r.unary[sm], j, logic.Unknown)
+			putKleene(&sm, j, logic.Unknown)
 		}
 	}
 	for i, t := range s.binary {
@@ -745,9 +771,9 @@ func Merge(s *Structure, classOf []int, k int) *Structure {
 // NonZeroUnary calls f for every individual u with p(u) != 0, for the unary
 // predicate with table index i, in increasing order, until f returns false.
 func (s *Structure) NonZeroUnary(i int, f func(u int) bool) {
-	t := s.unary[i]
-	for w := range t.val {
-		bits := t.val[w] | t.half[w]
+	val, half := s.unaryVal(i), s.unaryHalf(i)
+	for w := range val {
+		bits := val[w] | half[w]
 		for bits != 0 {
 			b := bitsTrailingZeros(bits)
 			if !f(w<<6 | b) {
@@ -841,12 +867,24 @@ func JoinPointwise(a, b *Structure) (*Structure, bool) {
 			}
 		}
 	}
-	for i := range a.unary {
-		join(a.unary[i], b.unary[i], 1, func(o *Structure) *table {
-			t := o.own(o.unary[i])
-			o.unaryTables()[i] = t
-			return t
-		})
+	// The unary words: each predicate's val row, then its half row.
+	if st := a.stride; st > 0 && !sameWords(a.unary, b.unary) {
+		for v := 0; v < len(a.unary); v += 2 * st {
+			for j := 0; j < st; j++ {
+				av, ah := a.unary[v+j], a.unary[v+st+j]
+				g := ^ah & ((av ^ b.unary[v+j]) | (ah ^ b.unary[v+st+j]))
+				if j == st-1 {
+					g &= last
+				}
+				if g == 0 {
+					continue
+				}
+				o := grow()
+				o.writableUnary()
+				o.unary[v+j] &^= g
+				o.unary[v+st+j] |= g
+			}
+		}
 	}
 	for i := range a.binary {
 		join(a.binary[i], b.binary[i], a.n, func(o *Structure) *table {
@@ -882,6 +920,12 @@ func JoinPointwise(a, b *Structure) (*Structure, bool) {
 		return a, false
 	}
 	return out, true
+}
+
+// sameWords reports whether x and y are the same words in memory (a
+// clone's, not yet written).
+func sameWords(x, y []uint64) bool {
+	return len(x) > 0 && len(x) == len(y) && &x[0] == &y[0]
 }
 
 // zeroWords reports whether a table is 0 everywhere.
