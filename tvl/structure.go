@@ -202,7 +202,13 @@ func (s *Structure) Size() int { return s.n }
 func (s *Structure) Frozen() bool { return s.tok == 0 }
 
 // Freeze makes the structure read-only, so that it can be stored and shared.
-func (s *Structure) Freeze() { s.tok = 0 }
+// Freezing a frozen structure writes nothing: workers freeze the stored
+// structures they are handed while others read them.
+func (s *Structure) Freeze() {
+	if s.tok != 0 {
+		s.tok = 0
+	}
+}
 
 // Clone returns a writable copy. It costs a few slice headers: tables are
 // copied only when one side first writes them.
