@@ -53,10 +53,16 @@ type outcome struct {
 type batch struct {
 	tasks []task
 	outs  []outcome
-	done  []chan struct{}
-	next  atomic.Int64
-	stop  atomic.Bool
-	wg    sync.WaitGroup
+	// ready[i] is set once outs[i] is; waiting is the task the engine
+	// sleeps on (-1: none), woken through cond. Flags rather than a
+	// channel per task: a run has millions of tasks.
+	ready   []atomic.Bool
+	waiting atomic.Int64
+	mu      sync.Mutex
+	cond    *sync.Cond
+	next    atomic.Int64
+	stop    atomic.Bool
+	wg      sync.WaitGroup
 	// inline: one worker, or one task; tasks are then applied lazily by
 	// wait, on the engine's goroutine.
 	inline *worker
@@ -84,10 +90,9 @@ func (st *state) startBatch(tasks []task) *batch {
 		b.inline = st.workers[0]
 		return b
 	}
-	b.done = make([]chan struct{}, len(tasks))
-	for i := range b.done {
-		b.done[i] = make(chan struct{})
-	}
+	b.ready = make([]atomic.Bool, len(tasks))
+	b.waiting.Store(-1)
+	b.cond = sync.NewCond(&b.mu)
 	// The engine's goroutine is one of the n: while the outcome it needs
 	// next is not ready it applies tasks itself (wait), so n goroutines,
 	// not n+1, compete for the cores, and the engine is not left runnable
@@ -112,7 +117,16 @@ func (b *batch) applyNext(w *worker) bool {
 		return false
 	}
 	b.outs[i] = b.st.applyTask(w, b.tasks[i])
-	close(b.done[i])
+	b.ready[i].Store(true)
+	// The engine stores waiting before it checks ready: one of the two
+	// sees the other's store, and the broadcast, under the lock the
+	// engine holds until it sleeps, cannot come between its check and
+	// its sleep.
+	if b.waiting.Load() == int64(i) {
+		b.mu.Lock()
+		b.cond.Broadcast()
+		b.mu.Unlock()
+	}
 	return true
 }
 
@@ -122,16 +136,17 @@ func (b *batch) wait(i int) outcome {
 		t := b.tasks[i]
 		return b.st.applyTask(b.inline, t)
 	}
-	for {
-		select {
-		case <-b.done[i]:
-		default:
-			if b.applyNext(b.engine) {
-				continue
-			}
-			<-b.done[i]
+	for !b.ready[i].Load() {
+		if b.applyNext(b.engine) {
+			continue
 		}
-		break
+		b.mu.Lock()
+		b.waiting.Store(int64(i))
+		for !b.ready[i].Load() {
+			b.cond.Wait()
+		}
+		b.waiting.Store(-1)
+		b.mu.Unlock()
 	}
 	o := b.outs[i]
 	b.outs[i] = outcome{} // let the structures go once folded in
