@@ -51,6 +51,11 @@ type constraint struct {
 	// word is the word-parallel form, for constraints over one variable
 	// and unary predicates (bitwise.go); nil for the others.
 	word *wordConstraint
+	// simple: the body as written has no quantifier and no transitive
+	// closure (CoerceSimple).
+	simple bool
+	// conjInfo describes the body's conjuncts, for CoerceDelta.
+	conjInfo []conjunctInfo
 }
 
 // Coercer enforces a program's constraints on structures (thesis
@@ -125,6 +130,7 @@ func compileConstraint(voc *tvl.Vocabulary, src predicates.Constraint) (*constra
 		}
 	}
 	k.loop = loopOrder(conjs, negHead, src.Vars)
+	k.conjInfo = conjunctInfos(voc, conjs, k.loop)
 	level := func(vs []logic.Var) int {
 		l := -1
 		for _, v := range vs {
@@ -216,16 +222,30 @@ func compileConstraint(voc *tvl.Vocabulary, src predicates.Constraint) (*constra
 	for _, a := range k.args {
 		k.headLevel = max(k.headLevel, a)
 	}
+	// What the constraint reads decides when it is checked again: the
+	// body as written, without the guards of a relativized one.
+	read := src.Body
+	if src.Plain != nil {
+		read = src.Plain
+	}
 	seen := map[string]bool{}
-	for _, name := range logic.Preds(logic.NewAnd(src.Body, src.Head)) {
+	for _, name := range logic.Preds(logic.NewAnd(read, src.Head)) {
 		if p := voc.Lookup(name); p != nil && !seen[name] {
 			seen[name] = true
 			k.reads = append(k.reads, p)
 		}
 	}
-	if logic.UsesEquality(src.Body) {
+	if logic.UsesEquality(read) {
 		k.usesEq = true
 	}
+	k.simple = true
+	logic.Walk(read, func(g logic.Formula) bool {
+		switch g.(type) {
+		case *logic.Quant, *logic.TC, *logic.Closure:
+			k.simple = false
+		}
+		return k.simple
+	})
 	if !wordParallelOff {
 		k.word = compileWordConstraint(voc, k)
 	}
@@ -256,6 +276,30 @@ type CoerceResult struct {
 // constraints reading a changed predicate are evaluated (semi-naive), and
 // each sharpening schedules the constraints that read what it changed.
 func (c *Coercer) Coerce(s *tvl.Structure, changed []*tvl.Pred) CoerceResult {
+	return c.coerce(s, changed, false, nil)
+}
+
+// CoerceDelta is Coerce incremental on tuples: only the assignments of a
+// constraint that involve a tuple of d (which sharpenings add to) are
+// looked at; simpleOnly restricts it to the simple constraints
+// (CoerceSimple). It is how TVLA 3 coerces under the single-structure
+// join (delta.go).
+func (c *Coercer) CoerceDelta(s *tvl.Structure, d *Delta, simpleOnly bool) CoerceResult {
+	return c.coerce(s, d.Preds(c.voc), simpleOnly, d)
+}
+
+// CoerceSimple is Coerce with only the simple constraints (no quantifier
+// or transitive closure in the body as written) that read a changed
+// predicate: what TVLA 3 checks when Focus, under the single-structure
+// join, settles the existence of an individual of an atom.
+func (c *Coercer) CoerceSimple(s *tvl.Structure, changed []*tvl.Pred) CoerceResult {
+	return c.coerce(s, changed, true, nil)
+}
+
+func (c *Coercer) coerce(s *tvl.Structure, changed []*tvl.Pred, simpleOnly bool, d *Delta) CoerceResult {
+	if d != nil && len(changed) == 0 {
+		return CoerceResult{Consistent: true}
+	}
 	res := CoerceResult{Consistent: true}
 	active := make([]bool, len(c.cons))
 	if changed == nil {
@@ -278,7 +322,10 @@ func (c *Coercer) Coerce(s *tvl.Structure, changed []*tvl.Pred) CoerceResult {
 				continue
 			}
 			active[i] = false
-			ok := c.apply(s, i, k, touched, &res)
+			if simpleOnly && !k.simple {
+				continue
+			}
+			ok := c.apply(s, i, k, touched, &res, d)
 			if !ok {
 				res.Consistent = false
 				return res
@@ -302,12 +349,12 @@ func (c *Coercer) Coerce(s *tvl.Structure, changed []*tvl.Pred) CoerceResult {
 
 // apply enforces one constraint over every assignment; it returns false
 // when the structure must be discarded.
-func (c *Coercer) apply(s *tvl.Structure, idx int, k *constraint, touched predSet, res *CoerceResult) bool {
+func (c *Coercer) apply(s *tvl.Structure, idx int, k *constraint, touched predSet, res *CoerceResult, d *Delta) bool {
 	if k.kind == headTrue {
 		return true
 	}
 	if k.word != nil {
-		return k.word.apply(c, s, k, touched, res)
+		return k.word.apply(c, s, k, touched, res, d)
 	}
 	for _, p := range k.pre {
 		if p.Eval(s, make([]int, len(k.loop))...) != logic.True {
@@ -361,7 +408,11 @@ func (c *Coercer) apply(s *tvl.Structure, idx int, k *constraint, touched predSe
 		}
 		return false
 	}
+	sm := c.voc.Summary()
 	enforce := func() {
+		if d != nil && !k.touches(asg, d, sm) {
+			return
+		}
 		for i, a := range k.args {
 			args[i] = asg[a]
 		}
@@ -378,6 +429,9 @@ func (c *Coercer) apply(s *tvl.Structure, idx int, k *constraint, touched predSe
 			case cur == logic.Unknown:
 				s.Set(k.pred, want, args...)
 				touched[k.pred.ID] = true
+				if d != nil {
+					d.AddTuple(k.pred, args)
+				}
 				res.Breaches++
 				if c.Trace != nil {
 					c.Trace(k.src.String()+" ("+k.src.Origin+")", fmt.Sprintf("%s%v := %v", k.pred.Name, args, want))
@@ -394,6 +448,9 @@ func (c *Coercer) apply(s *tvl.Structure, idx int, k *constraint, touched predSe
 			case s.IsSummary(u):
 				s.SetSummary(u, false)
 				touched[c.voc.Summary().ID] = true
+				if d != nil {
+					d.AddTuple(c.voc.Summary(), []int{u})
+				}
 				res.Breaches++
 				if c.Trace != nil {
 					c.Trace(k.src.String()+" ("+k.src.Origin+")", fmt.Sprintf("u%d made non-summary", u))
