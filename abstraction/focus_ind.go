@@ -362,10 +362,12 @@ func (f *indFocus) guardLiteral(t *tvl.Structure, g logic.Formula, vars []logic.
 // saturate splits t on the literals next finds until it finds none, and
 // returns the structures left (refined, the inconsistent ones dropped).
 // atom is the predicate of the atom being focused, nil for the last
-// step. Refinement follows what TVLA 3 does: after a split of a value,
-// Coerce checks the constraints that read it; after a split of the
-// existence of an individual of an atom, only the simple constraints
-// that read the atom's predicate; after one in the last step, all.
+// step. Refinement follows what TVLA 3 does (observed): after a split of
+// a value, Coerce looks at the assignments that involve the split tuple
+// (Coercer.CoerceDelta); after an individual of an atom is found to
+// exist, only at the simple constraints' assignments that involve the
+// atom's tuple; after one is found not to exist, or in the last step, at
+// everything.
 func (f *indFocus) saturate(t *tvl.Structure, atom *tvl.Pred, next func(*tvl.Structure) *literal) ([]*tvl.Structure, error) {
 	var out []*tvl.Structure
 	work := []*tvl.Structure{t}
@@ -408,7 +410,7 @@ func (f *indFocus) saturate(t *tvl.Structure, atom *tvl.Pred, next func(*tvl.Str
 						d.AddAll(p.Vocabulary().Summary())
 					}
 					keep = f.refine(p, d, false)
-				case atom != nil:
+				case atom != nil && i == 0:
 					d.AddTuple(atom, lit.atomArgs)
 					keep = f.refine(p, d, true)
 				default:
