@@ -113,7 +113,7 @@ func runEmbed(cmd *cobra.Command, o *embedOptions, args []string) error {
 		return err
 	}
 	if r.join == "conc" {
-		return usageError("--join conc is the concrete side already: give the abstract run's join, part or rel")
+		return usageError("--join conc is the concrete side already: give the abstract run's join, part, rel or ind")
 	}
 	join, err := abstraction.ParseJoin(r.join)
 	if err != nil {
