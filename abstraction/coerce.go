@@ -56,6 +56,9 @@ type constraint struct {
 	simple bool
 	// conjInfo describes the body's conjuncts, for CoerceDelta.
 	conjInfo []conjunctInfo
+	// definition: the constraint comes from an instrumentation
+	// predicate's definition.
+	definition bool
 }
 
 // Coercer enforces a program's constraints on structures (thesis
@@ -118,7 +121,7 @@ func NewCoercer(voc *tvl.Vocabulary, cons []predicates.Constraint) (*Coercer, er
 func (c *Coercer) Len() int { return len(c.cons) }
 
 func compileConstraint(voc *tvl.Vocabulary, src predicates.Constraint) (*constraint, error) {
-	k := &constraint{src: src}
+	k := &constraint{src: src, definition: src.Definition}
 	conjs := bodyConjuncts(src.Body, src.Vars)
 	// A head !p(args) holds wherever p is 0, so only the tuples where p is
 	// not 0 need a look: binding the head's variables early lets them come
@@ -276,7 +279,7 @@ type CoerceResult struct {
 // constraints reading a changed predicate are evaluated (semi-naive), and
 // each sharpening schedules the constraints that read what it changed.
 func (c *Coercer) Coerce(s *tvl.Structure, changed []*tvl.Pred) CoerceResult {
-	return c.coerce(s, changed, false, nil)
+	return c.coerce(s, changed, nil, nil)
 }
 
 // CoerceDelta is Coerce incremental on tuples: only the assignments of a
@@ -285,18 +288,39 @@ func (c *Coercer) Coerce(s *tvl.Structure, changed []*tvl.Pred) CoerceResult {
 // (CoerceSimple). It is how TVLA 3 coerces under the single-structure
 // join (delta.go).
 func (c *Coercer) CoerceDelta(s *tvl.Structure, d *Delta, simpleOnly bool) CoerceResult {
-	return c.coerce(s, d.Preds(c.voc), simpleOnly, d)
+	var only func(*constraint) bool
+	if simpleOnly {
+		only = isSimple
+	}
+	return c.coerce(s, d.Preds(c.voc), only, d)
 }
+
+// CoerceAfterUpdate is CoerceDelta after an update under the
+// single-structure join: as TVLA 3 does, a rule with a quantifier or a
+// closure (a "complex constraint", which it says it cannot compute
+// incrementally) is not checked again; simple rules and the constraints
+// of instrumentation definitions are.
+func (c *Coercer) CoerceAfterUpdate(s *tvl.Structure, d *Delta) CoerceResult {
+	return c.coerce(s, d.Preds(c.voc), incremental, d)
+}
+
+func isSimple(k *constraint) bool { return k.simple }
+
+// incremental says which constraints CoerceAfterUpdate checks.
+func incremental(k *constraint) bool { return k.simple || k.definition }
 
 // CoerceSimple is Coerce with only the simple constraints (no quantifier
 // or transitive closure in the body as written) that read a changed
 // predicate: what TVLA 3 checks when Focus, under the single-structure
 // join, settles the existence of an individual of an atom.
 func (c *Coercer) CoerceSimple(s *tvl.Structure, changed []*tvl.Pred) CoerceResult {
-	return c.coerce(s, changed, true, nil)
+	return c.coerce(s, changed, isSimple, nil)
 }
 
-func (c *Coercer) coerce(s *tvl.Structure, changed []*tvl.Pred, simpleOnly bool, d *Delta) CoerceResult {
+// coerce enforces the constraints only accepts (all when nil) among those
+// reading a changed predicate, looking only at the assignments that
+// touch d when it is not nil.
+func (c *Coercer) coerce(s *tvl.Structure, changed []*tvl.Pred, only func(*constraint) bool, d *Delta) CoerceResult {
 	if d != nil && len(changed) == 0 {
 		return CoerceResult{Consistent: true}
 	}
@@ -322,7 +346,7 @@ func (c *Coercer) coerce(s *tvl.Structure, changed []*tvl.Pred, simpleOnly bool,
 				continue
 			}
 			active[i] = false
-			if simpleOnly && !k.simple {
+			if only != nil && !only(k) {
 				continue
 			}
 			ok := c.apply(s, i, k, touched, &res, d)

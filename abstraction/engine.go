@@ -634,7 +634,7 @@ func (w *worker) apply(act *Action, loc string, s *tvl.Structure) (o outcome) {
 					// Incremental on the tuples that changed, as TVLA is
 					// (delta.go); the individuals %new and %clone made
 					// count as changed on every tuple.
-					r = w.coerce.CoerceDelta(post, updateDelta(pre, post, t.Size(), changed), false)
+					r = w.coerce.CoerceAfterUpdate(post, updateDelta(pre, post, t.Size(), changed))
 				} else {
 					r = w.coerce.Coerce(post, changed)
 				}

@@ -19,6 +19,9 @@ type Constraint struct {
 	Vars []logic.Var
 	// Origin names what the constraint came from, for debugging output.
 	Origin string
+	// Definition: the constraint comes from an instrumentation
+	// predicate's definition (either direction, or the closure of one).
+	Definition bool
 }
 
 func (c Constraint) String() string {
@@ -119,9 +122,10 @@ func ConstraintsWith(v *Vocabulary, closure Closure) []Constraint {
 	}
 	withClosure := func(body, head logic.Formula, origin string) {
 		body = logic.NNF(body)
-		add(Constraint{Body: body, Head: head, Origin: origin})
+		add(Constraint{Body: body, Head: head, Origin: origin, Definition: true})
 		for _, c := range hornClosure(body, head, v, closure) {
 			c.Origin = origin + " (contrapositive)"
+			c.Definition = true
 			add(c)
 		}
 	}
@@ -290,7 +294,7 @@ func Relativize(cons []Constraint, active string) []Constraint {
 		for _, x := range c.Vars {
 			body = logic.NewAnd(body, logic.NewAtom(active, x))
 		}
-		out[i] = Constraint{Body: body, Plain: c.Body, Head: c.Head, Vars: c.Vars, Origin: c.Origin}
+		out[i] = Constraint{Body: body, Plain: c.Body, Head: c.Head, Vars: c.Vars, Origin: c.Origin, Definition: c.Definition}
 	}
 	return out
 }
