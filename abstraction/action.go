@@ -47,6 +47,9 @@ type Action struct {
 	// semi-naive Coerce after the update.
 	changes         []*tvl.Pred
 	isNew, instance *tvl.Pred
+	// active is inac under the single-structure join (nil otherwise):
+	// the individuals %new and %clone make exist.
+	active *tvl.Pred
 	// initNew evaluates instrumentation definitions on the tuples of new
 	// individuals (and, for definitions new individuals can affect, on all
 	// tuples) before the update formulas run.
@@ -71,12 +74,27 @@ type ActionOptions struct {
 	// that an action does not update by hand (TVLA's default); without it
 	// they keep their values.
 	Differencing bool
+	// Active, when set, is the predicate that tells individuals that
+	// certainly exist from those that may not (inac, for the
+	// single-structure join): every formula is relativized to it
+	// (logic.Relativize), focus formulas also on their free variables,
+	// and new individuals get it at 1.
+	Active *tvl.Pred
+}
+
+// relativize is f relativized to active (nil: f itself).
+func relativize(f logic.Formula, active *tvl.Pred) logic.Formula {
+	if f == nil || active == nil {
+		return f
+	}
+	return logic.Relativize(f, active.Name)
 }
 
 // CompileAction prepares a model action for voc.
 func CompileAction(voc *predicates.Vocabulary, act *model.Action, opts ActionOptions) (*Action, error) {
 	tv := voc.Tvl()
-	a := &Action{src: act, isNew: tv.Lookup(predicates.IsNewName), instance: tv.Lookup(predicates.InstanceName)}
+	a := &Action{src: act, isNew: tv.Lookup(predicates.IsNewName), instance: tv.Lookup(predicates.InstanceName), active: opts.Active}
+	rel := func(f logic.Formula) logic.Formula { return relativize(f, opts.Active) }
 	wrap := func(what string, err error) error {
 		return fmt.Errorf("action %s: %s: %w", act.Title, what, err)
 	}
@@ -85,11 +103,12 @@ func CompileAction(voc *predicates.Vocabulary, act *model.Action, opts ActionOpt
 		if err != nil {
 			return nil, wrap("focus formula "+logic.String(f), err)
 		}
+		fo.active = opts.Active
 		a.focus = append(a.focus, fo)
 	}
 	if act.Precondition != nil {
 		a.preVars = logic.FreeVars(act.Precondition)
-		c, err := tvl.Compile(act.Precondition, tv, a.preVars)
+		c, err := tvl.Compile(rel(act.Precondition), tv, a.preVars)
 		if err != nil {
 			return nil, wrap("precondition", err)
 		}
@@ -110,7 +129,7 @@ func CompileAction(voc *predicates.Vocabulary, act *model.Action, opts ActionOpt
 		var out []compiledMessage
 		for _, m := range ms {
 			vars, own := withPre(m.Formula)
-			c, err := tvl.Compile(m.Formula, tv, vars)
+			c, err := tvl.Compile(rel(m.Formula), tv, vars)
 			if err != nil {
 				return nil, wrap("message "+m.Text, err)
 			}
@@ -135,7 +154,7 @@ func CompileAction(voc *predicates.Vocabulary, act *model.Action, opts ActionOpt
 			// read per individual like the others.
 			vars = append(vars, "$individual")
 		}
-		c, err := tvl.Compile(f, tv, vars)
+		c, err := tvl.Compile(rel(f), tv, vars)
 		if err != nil {
 			return nil, wrap(what, err)
 		}
@@ -161,6 +180,7 @@ func CompileAction(voc *predicates.Vocabulary, act *model.Action, opts ActionOpt
 				from = append(from, i)
 			}
 		}
+		f = rel(f)
 		c, err := tvl.Compile(f, tv, vars)
 		if err != nil {
 			return wrap("update of "+p.Name, err)
@@ -200,7 +220,7 @@ func CompileAction(voc *predicates.Vocabulary, act *model.Action, opts ActionOpt
 	d := predicates.NewDifferencer(voc, explicit)
 	for _, p := range dependencyOrder(voc) {
 		if act.New {
-			c, err := tvl.Compile(p.Def, tv, p.Params)
+			c, err := tvl.Compile(rel(p.Def), tv, p.Params)
 			if err != nil {
 				return nil, wrap("definition of "+p.Name, err)
 			}
@@ -352,6 +372,13 @@ func eachTuple(n, k int, f func([]int) bool) {
 // structure and the predicates whose values may differ from s's (for the
 // semi-naive Coerce after it). s is not changed.
 func (a *Action) update(s *tvl.Structure, b binding, bs bindings) (*tvl.Structure, []*tvl.Pred) {
+	post, changed, _ := a.updateFrom(s, b, bs)
+	return post, changed
+}
+
+// updateFrom is update, also returning the pre-state the update formulas
+// read (s, with the individuals of %new and %clone).
+func (a *Action) updateFrom(s *tvl.Structure, b binding, bs bindings) (*tvl.Structure, []*tvl.Pred, *tvl.Structure) {
 	// The update formulas read the pre-state, which only %new and %clone
 	// change: otherwise s itself is read, and only post is a copy.
 	pre := s
@@ -432,7 +459,7 @@ func (a *Action) update(s *tvl.Structure, b binding, bs bindings) (*tvl.Structur
 			post = post.Project(keep)
 		}
 	}
-	return post, changed
+	return post, changed, pre
 }
 
 // bindings keeps one tvl.Bound per compiled formula, rebound to each
@@ -461,6 +488,9 @@ func (a *Action) create(s *tvl.Structure, f *tvl.Compiled, b binding, clone bool
 	if f == nil {
 		u := s.AddIndividual()
 		s.Set(a.isNew, logic.True, u)
+		if a.active != nil {
+			s.Set(a.active, logic.True, u)
+		}
 		return
 	}
 	bound := f.Bind(s)
@@ -485,5 +515,8 @@ func (a *Action) create(s *tvl.Structure, f *tvl.Compiled, b binding, clone bool
 		s.Set(a.isNew, logic.True, c)
 		s.Set(a.isNew, logic.False, u)
 		s.Set(a.instance, logic.True, u, c)
+		if a.active != nil {
+			s.Set(a.active, logic.True, c)
+		}
 	}
 }

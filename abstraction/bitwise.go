@@ -155,10 +155,13 @@ func compileWordConstraint(voc *tvl.Vocabulary, k *constraint) *wordConstraint {
 // definite value discards the structure (false). A sharpening of p(u)
 // changes no other individual's body, so doing them all at once is what
 // the assignment-at-a-time loop would do.
-func (wc *wordConstraint) apply(c *Coercer, s *tvl.Structure, k *constraint, touched predSet, res *CoerceResult) bool {
+func (wc *wordConstraint) apply(c *Coercer, s *tvl.Structure, k *constraint, touched predSet, res *CoerceResult, d *Delta) bool {
 	n := s.Size()
 	for w := 0; w*64 < n; w++ {
 		one, _ := wc.body(s, w)
+		if d != nil {
+			one &= k.touchedMask(d, w)
+		}
 		if rest := n - w*64; rest < 64 {
 			one &= 1<<uint(rest) - 1
 		}
@@ -188,6 +191,9 @@ func (wc *wordConstraint) apply(c *Coercer, s *tvl.Structure, k *constraint, tou
 			u := w*64 + bits.TrailingZeros64(sharpen)
 			s.SetUnary(wc.head.Index, u, want)
 			touched[wc.head.ID] = true
+			if d != nil {
+				d.AddTuple(wc.head, []int{u})
+			}
 			res.Breaches++
 			if c.Trace != nil {
 				c.Trace(k.src.String()+" ("+k.src.Origin+")", fmt.Sprintf("%s%v := %v", wc.head.Name, []int{u}, want))

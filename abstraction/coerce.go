@@ -51,6 +51,14 @@ type constraint struct {
 	// word is the word-parallel form, for constraints over one variable
 	// and unary predicates (bitwise.go); nil for the others.
 	word *wordConstraint
+	// simple: the body as written has no quantifier and no transitive
+	// closure (CoerceSimple).
+	simple bool
+	// conjInfo describes the body's conjuncts, for CoerceDelta.
+	conjInfo []conjunctInfo
+	// definition: the constraint comes from an instrumentation
+	// predicate's definition.
+	definition bool
 }
 
 // Coercer enforces a program's constraints on structures (thesis
@@ -119,7 +127,7 @@ func NewCoercer(voc *tvl.Vocabulary, cons []predicates.Constraint) (*Coercer, er
 func (c *Coercer) Len() int { return len(c.cons) }
 
 func compileConstraint(voc *tvl.Vocabulary, src predicates.Constraint) (*constraint, error) {
-	k := &constraint{src: src}
+	k := &constraint{src: src, definition: src.Definition}
 	conjs := bodyConjuncts(src.Body, src.Vars)
 	// A head !p(args) holds wherever p is 0, so only the tuples where p is
 	// not 0 need a look: binding the head's variables early lets them come
@@ -131,6 +139,7 @@ func compileConstraint(voc *tvl.Vocabulary, src predicates.Constraint) (*constra
 		}
 	}
 	k.loop = loopOrder(conjs, negHead, src.Vars)
+	k.conjInfo = conjunctInfos(voc, conjs, k.loop)
 	level := func(vs []logic.Var) int {
 		l := -1
 		for _, v := range vs {
@@ -222,16 +231,30 @@ func compileConstraint(voc *tvl.Vocabulary, src predicates.Constraint) (*constra
 	for _, a := range k.args {
 		k.headLevel = max(k.headLevel, a)
 	}
+	// What the constraint reads decides when it is checked again: the
+	// body as written, without the guards of a relativized one.
+	read := src.Body
+	if src.Plain != nil {
+		read = src.Plain
+	}
 	seen := map[string]bool{}
-	for _, name := range logic.Preds(logic.NewAnd(src.Body, src.Head)) {
+	for _, name := range logic.Preds(logic.NewAnd(read, src.Head)) {
 		if p := voc.Lookup(name); p != nil && !seen[name] {
 			seen[name] = true
 			k.reads = append(k.reads, p)
 		}
 	}
-	if logic.UsesEquality(src.Body) {
+	if logic.UsesEquality(read) {
 		k.usesEq = true
 	}
+	k.simple = true
+	logic.Walk(read, func(g logic.Formula) bool {
+		switch g.(type) {
+		case *logic.Quant, *logic.TC, *logic.Closure:
+			k.simple = false
+		}
+		return k.simple
+	})
 	if !wordParallelOff {
 		k.word = compileWordConstraint(voc, k)
 	}
@@ -262,6 +285,51 @@ type CoerceResult struct {
 // constraints reading a changed predicate are evaluated (semi-naive), and
 // each sharpening schedules the constraints that read what it changed.
 func (c *Coercer) Coerce(s *tvl.Structure, changed []*tvl.Pred) CoerceResult {
+	return c.coerce(s, changed, nil, nil)
+}
+
+// CoerceDelta is Coerce incremental on tuples: only the assignments of a
+// constraint that involve a tuple of d (which sharpenings add to) are
+// looked at; simpleOnly restricts it to the simple constraints
+// (CoerceSimple). It is how TVLA 3 coerces under the single-structure
+// join (delta.go).
+func (c *Coercer) CoerceDelta(s *tvl.Structure, d *Delta, simpleOnly bool) CoerceResult {
+	var only func(*constraint) bool
+	if simpleOnly {
+		only = isSimple
+	}
+	return c.coerce(s, d.Preds(c.voc), only, d)
+}
+
+// CoerceAfterUpdate is CoerceDelta after an update under the
+// single-structure join: as TVLA 3 does, a rule with a quantifier or a
+// closure (a "complex constraint", which it says it cannot compute
+// incrementally) is not checked again; simple rules and the constraints
+// of instrumentation definitions are.
+func (c *Coercer) CoerceAfterUpdate(s *tvl.Structure, d *Delta) CoerceResult {
+	return c.coerce(s, d.Preds(c.voc), incremental, d)
+}
+
+func isSimple(k *constraint) bool { return k.simple }
+
+// incremental says which constraints CoerceAfterUpdate checks.
+func incremental(k *constraint) bool { return k.simple || k.definition }
+
+// CoerceSimple is Coerce with only the simple constraints (no quantifier
+// or transitive closure in the body as written) that read a changed
+// predicate: what TVLA 3 checks when Focus, under the single-structure
+// join, settles the existence of an individual of an atom.
+func (c *Coercer) CoerceSimple(s *tvl.Structure, changed []*tvl.Pred) CoerceResult {
+	return c.coerce(s, changed, isSimple, nil)
+}
+
+// coerce enforces the constraints only accepts (all when nil) among those
+// reading a changed predicate, looking only at the assignments that
+// touch d when it is not nil.
+func (c *Coercer) coerce(s *tvl.Structure, changed []*tvl.Pred, only func(*constraint) bool, d *Delta) CoerceResult {
+	if d != nil && len(changed) == 0 {
+		return CoerceResult{Consistent: true}
+	}
 	res := CoerceResult{Consistent: true}
 	if c.active == nil {
 		c.active = make([]bool, len(c.cons))
@@ -289,7 +357,10 @@ func (c *Coercer) Coerce(s *tvl.Structure, changed []*tvl.Pred) CoerceResult {
 				continue
 			}
 			active[i] = false
-			ok := c.apply(s, i, k, touched, &res)
+			if only != nil && !only(k) {
+				continue
+			}
+			ok := c.apply(s, i, k, touched, &res, d)
 			if !ok {
 				res.Consistent = false
 				return res
@@ -313,12 +384,12 @@ func (c *Coercer) Coerce(s *tvl.Structure, changed []*tvl.Pred) CoerceResult {
 
 // apply enforces one constraint over every assignment; it returns false
 // when the structure must be discarded.
-func (c *Coercer) apply(s *tvl.Structure, idx int, k *constraint, touched predSet, res *CoerceResult) bool {
+func (c *Coercer) apply(s *tvl.Structure, idx int, k *constraint, touched predSet, res *CoerceResult, d *Delta) bool {
 	if k.kind == headTrue {
 		return true
 	}
 	if k.word != nil {
-		return k.word.apply(c, s, k, touched, res)
+		return k.word.apply(c, s, k, touched, res, d)
 	}
 	sc := c.scratch[idx]
 	if sc == nil {
@@ -379,7 +450,11 @@ func (c *Coercer) apply(s *tvl.Structure, idx int, k *constraint, touched predSe
 		}
 		return false
 	}
+	sm := c.voc.Summary()
 	enforce := func() {
+		if d != nil && !k.touches(asg, d, sm) {
+			return
+		}
 		for i, a := range k.args {
 			args[i] = asg[a]
 		}
@@ -396,6 +471,9 @@ func (c *Coercer) apply(s *tvl.Structure, idx int, k *constraint, touched predSe
 			case cur == logic.Unknown:
 				s.Set(k.pred, want, args...)
 				touched[k.pred.ID] = true
+				if d != nil {
+					d.AddTuple(k.pred, args)
+				}
 				res.Breaches++
 				if c.Trace != nil {
 					c.Trace(k.src.String()+" ("+k.src.Origin+")", fmt.Sprintf("%s%v := %v", k.pred.Name, args, want))
@@ -412,6 +490,9 @@ func (c *Coercer) apply(s *tvl.Structure, idx int, k *constraint, touched predSe
 			case s.IsSummary(u):
 				s.SetSummary(u, false)
 				touched[c.voc.Summary().ID] = true
+				if d != nil {
+					d.AddTuple(c.voc.Summary(), []int{u})
+				}
 				res.Breaches++
 				if c.Trace != nil {
 					c.Trace(k.src.String()+" ("+k.src.Origin+")", fmt.Sprintf("u%d made non-summary", u))

@@ -230,7 +230,7 @@ func (e *Engine) runConcrete(ctx context.Context, inputs []*tvl.Structure) (*Res
 			st.stats.UpdateTime += o.stats.UpdateTime
 			st.stats.CoerceTime += o.stats.CoerceTime
 			for _, m := range o.messages {
-				st.message(t.loc, t.act, m.text, m.structure)
+				st.message(t.loc, t.act, m.text, m.structure, false)
 			}
 			target := st.sets[t.edge.To]
 			for _, r := range o.results {
@@ -385,7 +385,7 @@ func (c *Coercer) holding(s *tvl.Structure) (*Coercer, bool) {
 	var keep []*constraint
 	var res CoerceResult
 	for i, k := range c.cons {
-		if c.apply(x, i, k, make(predSet, len(c.byPred)), &res) {
+		if c.apply(x, i, k, make(predSet, len(c.byPred)), &res, nil) {
 			keep = append(keep, k)
 		}
 	}

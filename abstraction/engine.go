@@ -80,6 +80,9 @@ type Message struct {
 	Structure *tvl.Structure
 	// source is the stored structure the action started from.
 	source slotRef
+	// slotBound: the message was raised on the stored structure itself,
+	// under the single-structure join, and shows it as it ends.
+	slotBound bool
 }
 
 // slotRef names a stored structure: a location and a slot in its set.
@@ -182,6 +185,10 @@ type Engine struct {
 	actions map[*model.Action]*Action
 	abs     []*tvl.Pred
 	absNull []*tvl.Pred
+	// active is inac under the single-structure join, nil otherwise;
+	// nullary lists every nullary predicate (that join's key).
+	active  *tvl.Pred
+	nullary []*tvl.Pred
 	order   struct{ focus, coerceBefore, coerceAfter bool }
 	// truth evaluates instrumentation definitions, for concrete runs.
 	truth *definitions
@@ -196,7 +203,16 @@ func NewEngine(prog *model.Program, opts Options) (*Engine, error) {
 	if err := e.parseOrder(opts.ActionOrder); err != nil {
 		return nil, err
 	}
-	coercer, err := NewCoercer(e.voc.Tvl(), predicates.ConstraintsWith(e.voc, opts.Closure))
+	cons := predicates.ConstraintsWith(e.voc, opts.Closure)
+	if opts.Join == JoinIndependent {
+		e.active = e.voc.Tvl().Lookup(predicates.InacName)
+		if e.active == nil || e.active.Arity != 1 {
+			return nil, fmt.Errorf("the single-structure join needs the unary built-in predicate %s", predicates.InacName)
+		}
+		cons = predicates.Relativize(cons, e.active.Name)
+		e.nullary = e.voc.Tvl().OfArity(0)
+	}
+	coercer, err := NewCoercer(e.voc.Tvl(), cons)
 	if err != nil {
 		return nil, err
 	}
@@ -205,7 +221,7 @@ func NewEngine(prog *model.Program, opts Options) (*Engine, error) {
 		coercer.Trace = func(c, what string) { fmt.Fprintf(os.Stderr, "coerce: %s by %s\n", what, c) }
 	}
 	for _, a := range prog.Actions {
-		ca, err := CompileAction(e.voc, a, ActionOptions{Differencing: opts.Differencing})
+		ca, err := CompileAction(e.voc, a, ActionOptions{Differencing: opts.Differencing, Active: e.active})
 		if err != nil {
 			return nil, err
 		}
@@ -270,6 +286,10 @@ func (e *Engine) newState() *state {
 		messages: map[string][]Message{}, msgSeen: map[string]bool{}, start: time.Now(),
 		arrivals: newArrivalLog()}
 	for _, l := range e.prog.Locations {
+		if e.opts.Join == JoinIndependent {
+			st.sets[l] = NewIndependentSet(e.abs, e.nullary, e.active)
+			continue
+		}
 		st.sets[l] = NewStructureSet(e.opts.Join, e.abs, e.absNull)
 	}
 	for _, ed := range e.prog.Edges {
@@ -309,6 +329,13 @@ func (e *Engine) Run(ctx context.Context, inputs []*tvl.Structure) (*Result, err
 		delete(work, loc)
 		st.stats.Iterations++
 		pending := st.sets[loc].TakePending()
+		if e.opts.Join == JoinIndependent {
+			// TVLA joins into the stored structure in place: a version
+			// waiting to be processed is the structure as it is now.
+			for i, pd := range pending {
+				pending[i].Structure = st.sets[loc].At(pd.Slot)
+			}
+		}
 		// Every (edge, pending structure) application of this iteration
 		// reads only its own structure, so they run in parallel; their
 		// outcomes are joined in the sequential order, which keeps the
@@ -332,8 +359,14 @@ func (e *Engine) Run(ctx context.Context, inputs []*tvl.Structure) (*Result, err
 			st.stats.CoerceTime += o.stats.CoerceTime
 			st.stats.UpdateTime += o.stats.UpdateTime
 			st.stats.BlurTime += o.stats.BlurTime
+			ind := e.opts.Join == JoinIndependent
 			for _, m := range o.messages {
-				st.message(loc, t.act, m.text, m.structure)
+				// Under the single-structure join a message raised on the
+				// stored structure itself (Focus did not split it) belongs
+				// to its slot, whatever version of it: TVLA joins into
+				// the stored structure in place, so the message stays one
+				// and shows the structure as it ends.
+				st.message(loc, t.act, m.text, m.structure, ind && m.structure == t.pending.Structure)
 			}
 			target := st.sets[t.edge.To]
 			for i, r := range o.results {
@@ -378,6 +411,14 @@ func (e *Engine) Run(ctx context.Context, inputs []*tvl.Structure) (*Result, err
 // concrete: how every run starts. An input Coerce finds inconsistent is
 // counted and dropped.
 func (st *state) seed(entry string, s *tvl.Structure, blur bool) {
+	if a := st.e.active; a != nil {
+		// The individuals of an input exist, unless it says they may not.
+		for u := 0; u < s.Size(); u++ {
+			if s.Unary(a.Index, u) == logic.False {
+				s.Set(a, logic.True, u)
+			}
+		}
+	}
 	r := st.e.coerce.Coerce(s, nil)
 	st.stats.Breaches += r.Breaches
 	st.stats.Inputs++
@@ -510,10 +551,29 @@ func (w *worker) apply(act *Action, loc string, s *tvl.Structure) (o outcome) {
 			}
 			return r.Consistent
 		}
+		refineInd := func(t *tvl.Structure, d *Delta, simpleOnly bool) bool {
+			if !act.applicable(t, w.bounds) {
+				return false
+			}
+			var r CoerceResult
+			if d == nil {
+				r = w.coerce.Coerce(t, nil)
+			} else {
+				r = w.coerce.CoerceDelta(t, d, simpleOnly)
+			}
+			o.stats.Breaches += r.Breaches
+			return r.Consistent
+		}
 		for _, fo := range act.focus {
 			var next []*tvl.Structure
 			for _, t := range work {
-				parts, err := fo.Focus(t, refine, w.bounds)
+				var parts []*tvl.Structure
+				var err error
+				if e.active != nil {
+					parts, err = fo.FocusInd(t, refineInd)
+				} else {
+					parts, err = fo.Focus(t, refine, w.bounds)
+				}
 				if err != nil {
 					o.err = fmt.Errorf("action %s at %s: %w", act.src.Title, loc, err)
 					return o
@@ -521,6 +581,14 @@ func (w *worker) apply(act *Action, loc string, s *tvl.Structure) (o outcome) {
 				next = append(next, parts...)
 			}
 			work = next
+		}
+		if e.active != nil {
+			// Focus under the single-structure join refined what it
+			// split as it went, and removed what does not exist: its
+			// results are as Coerce left them.
+			for _, t := range work {
+				coerced[t] = true
+			}
 		}
 		o.stats.FocusTime += time.Since(t0)
 	}
@@ -548,14 +616,28 @@ func (w *worker) apply(act *Action, loc string, s *tvl.Structure) (o outcome) {
 				o.messages = append(o.messages, raised{text, t})
 			}
 			t0 := time.Now()
-			post, changed := act.update(t, b, w.bounds)
+			post, changed, pre := act.updateFrom(t, b, w.bounds)
+			all := false
+			if d := dropInactive(post, e.active); d != post {
+				// An update made an individual not exist (a program
+				// that writes inac): every constraint is checked.
+				post, changed, all = d, nil, true
+			}
 			o.stats.UpdateTime += time.Since(t0)
 			for _, text := range messages(act.postMsgs, post, b) {
 				o.messages = append(o.messages, raised{text, t})
 			}
-			if e.order.coerceAfter && len(changed) > 0 {
+			if e.order.coerceAfter && (len(changed) > 0 || all) {
 				t0 := time.Now()
-				r := w.coerce.Coerce(post, changed)
+				var r CoerceResult
+				if e.active != nil && !all && pre.Size() == post.Size() {
+					// Incremental on the tuples that changed, as TVLA is
+					// (delta.go); the individuals %new and %clone made
+					// count as changed on every tuple.
+					r = w.coerce.CoerceAfterUpdate(post, updateDelta(pre, post, t.Size(), changed))
+				} else {
+					r = w.coerce.Coerce(post, changed)
+				}
 				o.stats.Breaches += r.Breaches
 				o.stats.CoerceTime += time.Since(t0)
 				if !r.Consistent {
@@ -584,14 +666,18 @@ func (w *worker) apply(act *Action, loc string, s *tvl.Structure) (o outcome) {
 	return o
 }
 
-// message records a message once per location, text and structure.
-func (st *state) message(loc string, act *Action, text string, s *tvl.Structure) {
+// message records a message once per location, text and structure, or,
+// when slotBound, once per location, text and stored structure (st.source).
+func (st *state) message(loc string, act *Action, text string, s *tvl.Structure, slotBound bool) {
 	key := fmt.Sprintf("%s\x00%s\x00%x", loc, text, s.OrderedHash())
+	if slotBound {
+		key = fmt.Sprintf("%s\x00%s\x00slot %d", loc, text, st.source.slot)
+	}
 	if st.msgSeen[key] {
 		return
 	}
 	st.msgSeen[key] = true
-	st.messages[loc] = append(st.messages[loc], Message{Location: loc, Action: act.src.Title, Text: text, Structure: s, source: st.source})
+	st.messages[loc] = append(st.messages[loc], Message{Location: loc, Action: act.src.Title, Text: text, Structure: s, source: st.source, slotBound: slotBound})
 	st.stats.Messages++
 }
 
@@ -626,6 +712,11 @@ func (st *state) result(reason string, incomplete bool) *Result {
 	r := &Result{Incomplete: incomplete, StopReason: reason, sets: st.sets, arrivals: st.arrivals}
 	for _, l := range st.e.prog.Locations {
 		lr := &LocationResult{Label: l, Messages: st.messages[l]}
+		for i, m := range lr.Messages {
+			if m.slotBound {
+				lr.Messages[i].Structure = st.sets[l].At(m.source.slot)
+			}
+		}
 		if set := st.sets[l]; set != nil {
 			lr.Structures = set.Structures()
 		}

@@ -23,6 +23,9 @@ type Focuser struct {
 	formula logic.Formula
 	vars    []logic.Var
 	root    *tvl.Compiled
+	// active is inac under the single-structure join, which focuses as
+	// TVLA does (focus_ind.go).
+	active *tvl.Pred
 	// subs caches compiled subformulas; workers share it.
 	mu   sync.RWMutex
 	subs map[logic.Formula]*tvl.Compiled
@@ -65,6 +68,19 @@ func (e *FocusError) Error() string {
 // 1 makes w non-summary under a function property, after which t[n](w, w)
 // is definite instead of a summary individual related to itself.
 func (fo *Focuser) Focus(s *tvl.Structure, refine func(t *tvl.Structure, changed []*tvl.Pred) bool, bs bindings) ([]*tvl.Structure, error) {
+	if fo.active != nil {
+		var r IndRefine
+		if refine != nil {
+			r = func(t *tvl.Structure, d *Delta, _ bool) bool {
+				var changed []*tvl.Pred
+				if d != nil {
+					changed = d.Preds(t.Vocabulary())
+				}
+				return refine(t, changed)
+			}
+		}
+		return fo.focusInd(s, r)
+	}
 	var out []*tvl.Structure
 	work := []*tvl.Structure{s}
 	// made holds the structures this call made: a split may reuse one
@@ -108,10 +124,19 @@ func (fo *Focuser) Focus(s *tvl.Structure, refine func(t *tvl.Structure, changed
 	return out, nil
 }
 
+// FocusInd is Focus under the single-structure join (focus_ind.go),
+// refining as TVLA 3 does.
+func (fo *Focuser) FocusInd(s *tvl.Structure, refine IndRefine) ([]*tvl.Structure, error) {
+	return fo.focusInd(s, refine)
+}
+
 // literal is a predicate tuple at 1/2.
 type literal struct {
 	pred *tvl.Pred
 	args []int
+	// atomArgs is, for the existence of an individual of an atom (under
+	// the single-structure join), the atom's tuple.
+	atomArgs []int
 }
 
 // unknownLiteral finds, for the first assignment (in lexicographic order)
@@ -349,4 +374,23 @@ func tupleString(lit *literal) string {
 		s += tvl.IndividualName(a)
 	}
 	return s + ")"
+}
+
+// dropInactive returns s without the individuals on which active is 0
+// (s itself when there are none): under the single-structure join an
+// individual exists (inac 1) or may (1/2); at 0 it is not there at all.
+func dropInactive(s *tvl.Structure, active *tvl.Pred) *tvl.Structure {
+	if active == nil {
+		return s
+	}
+	var keep []int
+	for u := 0; u < s.Size(); u++ {
+		if s.Unary(active.Index, u) != logic.False {
+			keep = append(keep, u)
+		}
+	}
+	if len(keep) == s.Size() {
+		return s
+	}
+	return s.Project(keep)
 }

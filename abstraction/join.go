@@ -1,6 +1,7 @@
 package abstraction
 
 import (
+	"bytes"
 	"fmt"
 
 	"github.com/tvla-go/tvla/tvl"
@@ -20,6 +21,14 @@ const (
 	// Blur, keeping every structure up to isomorphism: "conc", TVLA's
 	// name (concrete.go).
 	JoinConcrete
+	// JoinIndependent keeps one structure per location and valuation of
+	// the nullary predicates (all of them, abstraction or not): TVLA's
+	// single-structure join, "ind". Structures with different
+	// individuals merge by canonical name; an individual that only some
+	// of them have may not exist, which the predicate inac records (1/2
+	// there, 1 where the individual certainly exists). Formulas range
+	// over existing individuals only (logic.Relativize).
+	JoinIndependent
 )
 
 // ParseJoin reads a join name as the command line writes it.
@@ -31,8 +40,10 @@ func ParseJoin(s string) (JoinKind, error) {
 		return JoinRelational, nil
 	case "conc":
 		return JoinConcrete, nil
+	case "ind":
+		return JoinIndependent, nil
 	}
-	return 0, fmt.Errorf("unknown join %q (want rel, part or conc)", s)
+	return 0, fmt.Errorf("unknown join %q (want rel, part, ind or conc)", s)
 }
 
 func (k JoinKind) String() string {
@@ -41,6 +52,8 @@ func (k JoinKind) String() string {
 		return "rel"
 	case JoinConcrete:
 		return "conc"
+	case JoinIndependent:
+		return "ind"
 	}
 	return "part"
 }
@@ -51,7 +64,8 @@ func (k JoinKind) String() string {
 type StructureSet struct {
 	kind    JoinKind
 	absUn   []*tvl.Pred // unary abstraction predicates
-	absNull []*tvl.Pred // nullary abstraction predicates
+	absNull []*tvl.Pred // nullary abstraction predicates (all nullary predicates for ind)
+	active  *tvl.Pred   // inac, for ind
 	items   []*tvl.Structure
 	index   map[uint64][]int
 	// pending holds, in the order they arrived, the versions of
@@ -74,6 +88,16 @@ func NewStructureSet(kind JoinKind, absUnary, absNullary []*tvl.Pred) *Structure
 	return &StructureSet{kind: kind, absUn: absUnary, absNull: absNullary, index: map[uint64][]int{}}
 }
 
+// NewIndependentSet returns an empty set with the single-structure join:
+// structures with the same values of the nullary predicates merge, their
+// individuals matched by their canonical names (the values of the unary
+// abstraction predicates), active recording which may not exist.
+func NewIndependentSet(absUnary, nullary []*tvl.Pred, active *tvl.Pred) *StructureSet {
+	ss := NewStructureSet(JoinIndependent, absUnary, nullary)
+	ss.active = active
+	return ss
+}
+
 // Len is the number of structures stored.
 func (ss *StructureSet) Len() int { return len(ss.items) }
 
@@ -88,6 +112,13 @@ func (ss *StructureSet) key(s *tvl.Structure) uint64 {
 	}
 	if ss.kind == JoinRelational {
 		return s.OrderedHash()
+	}
+	if ss.kind == JoinIndependent {
+		h := uint64(0x9e3779b97f4a7c15)
+		for _, p := range ss.absNull {
+			h = h*31 + uint64(s.Nullary(p.Index))
+		}
+		return h
 	}
 	h := uint64(s.Size())*0x9e3779b97f4a7c15 + 1
 	for _, p := range ss.absNull {
@@ -162,10 +193,19 @@ func (ss *StructureSet) addKeyed(s *tvl.Structure, k uint64) (slot int, changed 
 			}
 			continue
 		}
-		if !ss.sameUniverse(old, s) {
-			continue
+		var merged *tvl.Structure
+		var grew bool
+		if ss.kind == JoinIndependent {
+			if !ss.sameNullary(old, s) {
+				continue
+			}
+			merged, grew = ss.joinIndependent(old, s)
+		} else {
+			if !ss.sameUniverse(old, s) {
+				continue
+			}
+			merged, grew = joinPointwise(old, s)
 		}
-		merged, grew := joinPointwise(old, s)
 		if !grew {
 			return i, false
 		}
@@ -199,3 +239,45 @@ func (ss *StructureSet) HasPending() bool { return len(ss.pending) > 0 }
 // universe, and whether it differs from a: where a value of a is definite
 // and b's differs (a 1/2 of a stays, whatever b has).
 func joinPointwise(a, b *tvl.Structure) (*tvl.Structure, bool) { return tvl.JoinPointwise(a, b) }
+
+// sameNullary reports whether a and b agree on the nullary predicates
+// the set keys on: the single-structure join's condition.
+func (ss *StructureSet) sameNullary(a, b *tvl.Structure) bool {
+	for _, p := range ss.absNull {
+		if a.Nullary(p.Index) != b.Nullary(p.Index) {
+			return false
+		}
+	}
+	return true
+}
+
+// joinIndependent joins two blurred structures whose individuals are in
+// increasing order of canonical name: individuals with the same name
+// correspond, and the result has the union of the names, in order.
+func (ss *StructureSet) joinIndependent(a, b *tvl.Structure) (*tvl.Structure, bool) {
+	var fromA, fromB []int
+	i, j := 0, 0
+	for i < a.Size() || j < b.Size() {
+		c := 0
+		switch {
+		case i == a.Size():
+			c = 1
+		case j == b.Size():
+			c = -1
+		default:
+			c = bytes.Compare(CanonicalName(a, ss.absUn, i), CanonicalName(b, ss.absUn, j))
+		}
+		switch {
+		case c < 0:
+			fromA, fromB = append(fromA, i), append(fromB, -1)
+			i++
+		case c > 0:
+			fromA, fromB = append(fromA, -1), append(fromB, j)
+			j++
+		default:
+			fromA, fromB = append(fromA, i), append(fromB, j)
+			i, j = i+1, j+1
+		}
+	}
+	return tvl.JoinIndependent(a, b, fromA, fromB, ss.active)
+}

@@ -70,7 +70,7 @@ type Run struct {
 	Baseline    bool
 	// Defines are the macros (-D NAME=VALUE), a thread bound among them.
 	Defines map[string]string
-	// Join is "part" or "rel".
+	// Join is "part", "rel" or "ind".
 	Join            string
 	CollapseThreads bool
 	// Abs and NonAbs are the predicates of --abs and --nonabs, sorted.
@@ -371,8 +371,8 @@ func (p *specParser) run(m map[string]any, table string, from Run, what string) 
 	}
 	if _, ok := m["join"]; ok {
 		r.Join = p.str(m, table, "join")
-		if r.Join != "part" && r.Join != "rel" {
-			p.errorf(table, "join", "%s: join must be \"part\" or \"rel\", not %q", what, r.Join)
+		if r.Join != "part" && r.Join != "rel" && r.Join != "ind" {
+			p.errorf(table, "join", "%s: join must be \"part\", \"rel\" or \"ind\", not %q", what, r.Join)
 		}
 	}
 	if v, ok := m["collapse_threads"]; ok {

@@ -107,7 +107,7 @@ func TestParseSpecErrors(t *testing.T) {
 				"testdata/spec.toml:3:1: baseline must be a table ([baseline]), not a string\n" +
 				"testdata/spec.toml:4:1: variant must be an array of tables ([[variant]]), not an integer"},
 		{"bad values", reverse + `[baseline]
-join = "ind"
+join = "conc"
 defines = { THREADS = 2.5, "1X" = 1, S = "a\nb" }
 collapse_threads = "yes"
 abs = "x"
@@ -120,7 +120,7 @@ max_structures = "many"
 timeout = "-1s"
 defines = [1]
 `,
-			"testdata/spec.toml:3:1: the baseline: join must be \"part\" or \"rel\", not \"ind\"\n" +
+			"testdata/spec.toml:3:1: the baseline: join must be \"part\", \"rel\" or \"ind\", not \"conc\"\n" +
 				"testdata/spec.toml:4:13: the baseline: macro THREADS must be true, false (not defined), an integer or a string, not a float\n" +
 				"testdata/spec.toml:4:28: the baseline: \"1X\" is not a macro name\n" +
 				"testdata/spec.toml:4:38: the baseline: the value of macro S is on more than one line\n" +

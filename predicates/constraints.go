@@ -12,10 +12,16 @@ import (
 // a literal: an atom, an equality or the constant 0, possibly negated.
 type Constraint struct {
 	Body, Head logic.Formula
+	// Plain is the body before Relativize (nil when it was not): what
+	// the constraint reads, for deciding when to check it again.
+	Plain logic.Formula
 	// Vars are the free variables of body and head together, in order.
 	Vars []logic.Var
 	// Origin names what the constraint came from, for debugging output.
 	Origin string
+	// Definition: the constraint comes from an instrumentation
+	// predicate's definition (either direction, or the closure of one).
+	Definition bool
 }
 
 func (c Constraint) String() string {
@@ -116,9 +122,10 @@ func ConstraintsWith(v *Vocabulary, closure Closure) []Constraint {
 	}
 	withClosure := func(body, head logic.Formula, origin string) {
 		body = logic.NNF(body)
-		add(Constraint{Body: body, Head: head, Origin: origin})
+		add(Constraint{Body: body, Head: head, Origin: origin, Definition: true})
 		for _, c := range hornClosure(body, head, v, closure) {
 			c.Origin = origin + " (contrapositive)"
+			c.Definition = true
 			add(c)
 		}
 	}
@@ -268,4 +275,26 @@ func negate(f logic.Formula) logic.Formula {
 		return &logic.Const{Value: c.Value.Not()}
 	}
 	return logic.NewNot(f)
+}
+
+// Relativize restricts constraints to individuals that certainly exist,
+// for TVLA's single-structure join, where the unary predicate active is
+// 1/2 on individuals that may not: each body gets active(v) for each of
+// the constraint's variables, and its quantifiers and closures are
+// relativized (logic.Relativize). A body then holds only where every
+// individual it names exists, so a constraint never discards a structure
+// or sharpens a value on account of an individual that may be absent.
+// The guards do not count as reads (Constraint.Plain): as in TVLA 3, a
+// change of existence alone does not make Coerce check a constraint
+// again.
+func Relativize(cons []Constraint, active string) []Constraint {
+	out := make([]Constraint, len(cons))
+	for i, c := range cons {
+		body := logic.Relativize(c.Body, active)
+		for _, x := range c.Vars {
+			body = logic.NewAnd(body, logic.NewAtom(active, x))
+		}
+		out[i] = Constraint{Body: body, Plain: c.Body, Head: c.Head, Vars: c.Vars, Origin: c.Origin, Definition: c.Definition}
+	}
+	return out
 }

@@ -35,6 +35,11 @@ const (
 	IsNewName    = "isNew"    // unary: the individuals an action's %new or %clone created
 	InstanceName = "instance" // binary: relates an individual to its %new/%clone copy
 	IsThreadName = "isthread" // unary: the individual is a thread (TVLA declares it for every program)
+	// InacName is the unary predicate TVLA's single-structure join
+	// ("ind") keeps on every individual: 1 where the individual exists,
+	// 1/2 where it may not (it stands for individuals of only some of the
+	// structures joined). Other joins leave it alone.
+	InacName = "inac"
 )
 
 // builtins are the predicates TVLA declares for every program, besides
@@ -53,7 +58,7 @@ var builtins = []struct {
 	{"outside", []logic.Var{"v"}, false},
 	{"runnable", []logic.Var{"v"}, true},
 	{"ac", []logic.Var{"v"}, true},
-	{"inac", []logic.Var{"v"}, true},
+	{InacName, []logic.Var{"v"}, true},
 }
 
 // Properties are the flags written after a predicate declaration.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/tvla-go/tvla/abstraction"
 	"github.com/tvla-go/tvla/model"
+	"github.com/tvla-go/tvla/predicates"
 	"github.com/tvla-go/tvla/tvl"
 )
 
@@ -69,6 +70,9 @@ func Embed(ctx context.Context, prog *model.Program, inputs []*tvl.Structure, o 
 		return nil, err
 	}
 	if !out.Abstract.Incomplete {
+		if ao.Join == abstraction.JoinIndependent {
+			o.Check.Active = prog.Vocabulary.Tvl().Lookup(predicates.InacName)
+		}
 		out.Report = Check(ctx, out.Concrete, out.Abstract, o.Check)
 	}
 	return out, nil

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/tvla-go/tvla/abstraction"
+	"github.com/tvla-go/tvla/logic"
 	"github.com/tvla-go/tvla/tvl"
 )
 
@@ -35,6 +36,10 @@ type Options struct {
 	// trace; the others are only counted. 0 means 5, a negative number
 	// none.
 	Explained int
+	// Active is inac when the abstract run used the single-structure
+	// join: the concrete individuals exist (inac 1), and an abstract
+	// individual at inac 1/2 needs no concrete one.
+	Active *tvl.Pred
 }
 
 // LocationReport counts what was checked at one location.
@@ -179,7 +184,7 @@ func Check(ctx context.Context, conc, abs *abstraction.Result, o Options) *Repor
 					return
 				}
 				j := jobs[i]
-				outcomes[i] = embedsSomewhere(conc.Locations[j.loc].Structures[j.slot], absAt[j.loc], o.MaxSteps)
+				outcomes[i] = embedsSomewhere(existing(conc.Locations[j.loc].Structures[j.slot], o.Active), absAt[j.loc], o.MaxSteps, o.Active)
 				done[i] = true
 			}
 		}()
@@ -227,7 +232,7 @@ func Check(ctx context.Context, conc, abs *abstraction.Result, o Options) *Repor
 		}
 		f := &rep.Failures[i]
 		f.Trace = conc.TraceTo(f.Location, f.Index)
-		f.Candidates = closest(f.Concrete, abs.Location(f.Location), o.Candidates)
+		f.Candidates = closest(existing(f.Concrete, o.Active), abs.Location(f.Location), o.Candidates)
 	}
 	// Messages: the program's own messages must be raised abstractly at
 	// the same location.
@@ -283,10 +288,10 @@ func Check(ctx context.Context, conc, abs *abstraction.Result, o Options) *Repor
 const maxTraced = 64
 
 // embedsSomewhere tries the abstract structures in order.
-func embedsSomewhere(c *tvl.Structure, abs []*tvl.Structure, maxSteps int) tvl.EmbedOutcome {
+func embedsSomewhere(c *tvl.Structure, abs []*tvl.Structure, maxSteps int, active *tvl.Pred) tvl.EmbedOutcome {
 	out := tvl.NoEmbedding
 	for _, a := range abs {
-		switch _, r := tvl.Embedding(c, a, maxSteps); r {
+		switch _, r := tvl.EmbeddingOptional(c, a, maxSteps, active); r {
 		case tvl.Embeds:
 			return tvl.Embeds
 		case tvl.Undecided:
@@ -294,6 +299,19 @@ func embedsSomewhere(c *tvl.Structure, abs []*tvl.Structure, maxSteps int) tvl.E
 		}
 	}
 	return out
+}
+
+// existing is c with every individual at inac 1 (active), for the
+// single-structure join; c itself when active is nil.
+func existing(c *tvl.Structure, active *tvl.Pred) *tvl.Structure {
+	if active == nil {
+		return c
+	}
+	e := c.Clone()
+	for u := 0; u < e.Size(); u++ {
+		e.Set(active, logic.True, u)
+	}
+	return e
 }
 
 // closest ranks the location's abstract structures by the fewest

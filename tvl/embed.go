@@ -40,6 +40,15 @@ func leq(a, b Kleene) bool { return a == b || b == logic.Unknown }
 // hit. maxSteps bounds the number of tentative assignments (0: no
 // bound); past it the answer is Undecided. f[u] is u's image.
 func Embedding(c, a *Structure, maxSteps int) (f []int, out EmbedOutcome) {
+	return EmbeddingOptional(c, a, maxSteps, nil)
+}
+
+// EmbeddingOptional is Embedding where the individuals of a on which the
+// unary predicate may is 1/2 need not be hit: under TVLA's
+// single-structure join such an individual may not exist (may is inac),
+// so a state need not have anything it stands for. may nil is
+// Embedding.
+func EmbeddingOptional(c, a *Structure, maxSteps int, may *Pred) (f []int, out EmbedOutcome) {
 	if c.voc != a.voc {
 		return nil, NoEmbedding
 	}
@@ -49,7 +58,15 @@ func Embedding(c, a *Structure, maxSteps int) (f []int, out EmbedOutcome) {
 		}
 	}
 	n, m := c.n, a.n
-	if n < m {
+	required := make([]bool, m)
+	mustHit := 0
+	for w := range required {
+		required[w] = may == nil || a.Unary(may.Index, w) != logic.Unknown
+		if required[w] {
+			mustHit++
+		}
+	}
+	if n < mustHit {
 		return nil, NoEmbedding // not surjective
 	}
 	if n == 0 {
@@ -70,7 +87,7 @@ func Embedding(c, a *Structure, maxSteps int) (f []int, out EmbedOutcome) {
 		}
 	}
 	for w := 0; w < m; w++ {
-		if cover[w] == 0 {
+		if cover[w] == 0 && required[w] {
 			return nil, NoEmbedding
 		}
 	}
@@ -88,7 +105,7 @@ func Embedding(c, a *Structure, maxSteps int) (f []int, out EmbedOutcome) {
 		f[i] = -1
 	}
 	hits := make([]int, m)
-	unhit := m
+	unhit := mustHit
 	steps := 0
 	gaveUp := false
 	var search func(k int) bool
@@ -122,13 +139,13 @@ func Embedding(c, a *Structure, maxSteps int) (f []int, out EmbedOutcome) {
 			}
 			f[u] = w
 			hits[w]++
-			if hits[w] == 1 {
+			if hits[w] == 1 && required[w] {
 				unhit--
 			}
 			ok := unhit <= n-k-1
 			if ok {
 				for x := 0; x < m; x++ {
-					if hits[x] == 0 && cover[x] == 0 {
+					if hits[x] == 0 && cover[x] == 0 && required[x] {
 						ok = false
 						break
 					}
@@ -137,7 +154,7 @@ func Embedding(c, a *Structure, maxSteps int) (f []int, out EmbedOutcome) {
 			if ok && search(k+1) {
 				return true
 			}
-			if hits[w] == 1 {
+			if hits[w] == 1 && required[w] {
 				unhit++
 			}
 			hits[w]--

@@ -435,3 +435,32 @@ func TestMergeSharesZerosSafely(t *testing.T) {
 		t.Fatalf("the write was lost:\n%s", a)
 	}
 }
+
+// An individual that may not exist (ac at 1/2) needs no preimage; one that
+// exists does.
+func TestEmbeddingOptional(t *testing.T) {
+	v := tvl.NewVocabulary()
+	x, ac := v.MustAdd("x", 1), v.MustAdd("ac", 1)
+	a := tvl.New(v)
+	u, w := a.AddIndividual(), a.AddIndividual()
+	a.Set(x, logic.True, u)
+	a.Set(ac, logic.True, u)
+	a.Set(ac, logic.Unknown, w)
+	c := tvl.New(v)
+	cu := c.AddIndividual()
+	c.Set(x, logic.True, cu)
+	c.Set(ac, logic.True, cu)
+	if _, out := tvl.Embedding(c, a, 0); out != tvl.NoEmbedding {
+		t.Errorf("Embedding: %v, want none (w is not hit)", out)
+	}
+	if _, out := tvl.EmbeddingOptional(c, a, 0, ac); out != tvl.Embeds {
+		t.Errorf("EmbeddingOptional: %v, want an embedding", out)
+	}
+	a.Set(ac, logic.True, w)
+	if _, out := tvl.EmbeddingOptional(c, a, 0, ac); out != tvl.NoEmbedding {
+		t.Errorf("EmbeddingOptional with w existing: %v, want none", out)
+	}
+	if _, out := tvl.EmbeddingOptional(tvl.New(v), a, 0, ac); out != tvl.NoEmbedding {
+		t.Errorf("the empty structure embeds where u exists")
+	}
+}

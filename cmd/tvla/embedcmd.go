@@ -81,7 +81,7 @@ covers what it reached.`,
 	r := &o.run
 	f.StringArrayVarP(&r.defines, "define", "D", nil, "define a preprocessor macro: NAME or NAME=VALUE (TVLA: -DNAME, -DNAME(VALUE))")
 	f.StringArrayVar(&r.paths, "path", nil, "add `DIR` to the #include search path")
-	f.StringVar(&r.join, "join", "part", "the abstract run's join: part or rel")
+	f.StringVar(&r.join, "join", "part", "the abstract run's join: part, rel or ind")
 	f.StringVar(&r.action, "action", "fcpucb", "order of the steps of an action: [f][c]pu[c]b")
 	f.StringVar(&r.props, "props", "", "a TVLA .properties `FILE` (join, action order, differencing)")
 	f.BoolVar(&r.collapseThreads, "collapse-threads", false, "define the macro COLLAPSE_THREADS, as tvla run --collapse-threads does")
@@ -113,7 +113,7 @@ func runEmbed(cmd *cobra.Command, o *embedOptions, args []string) error {
 		return err
 	}
 	if r.join == "conc" {
-		return usageError("--join conc is the concrete side already: give the abstract run's join, part or rel")
+		return usageError("--join conc is the concrete side already: give the abstract run's join, part, rel or ind")
 	}
 	join, err := abstraction.ParseJoin(r.join)
 	if err != nil {

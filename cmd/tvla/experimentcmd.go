@@ -71,7 +71,7 @@ tables. The baseline and each variant may set:
   description       a sentence for the report
   defines           macros: { THREADS = 2, FULL_INTERLEAVING = true, X = "v" };
                     false leaves a macro undefined
-  join              "part" (default) or "rel"
+  join              "part" (default), "rel" or "ind"
   collapse_threads  true or false (tvla run --collapse-threads)
   abs, nonabs       lists of predicates (tvla run --abs, --nonabs)
   max_structures    stop the run after this many structures (0: no limit)

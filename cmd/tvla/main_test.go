@@ -241,3 +241,34 @@ func TestVacuousVerdict(t *testing.T) {
 		t.Errorf("exit %d\n%s\n%s", code, out, errOut)
 	}
 }
+
+// --join ind: one structure per location, individuals that may not exist
+// printed with inac, the reference's message; the summary says ind.
+func TestRunSingleStructureJoin(t *testing.T) {
+	dir := t.TempDir()
+	tvsPath := filepath.Join(dir, "out.tvs")
+	code, out, errOut := runCLI("run", sll("reverse.tvp"), "--join", "ind", "--json", "-", "-q", "--tvs", tvsPath)
+	if code != exitMessages {
+		t.Fatalf("exit %d, stderr %s", code, errOut)
+	}
+	var s summary
+	if err := json.Unmarshal([]byte(out), &s); err != nil {
+		t.Fatal(err)
+	}
+	if s.Options.Join != "ind" || s.StructuresStored != 11 || s.Messages != 1 || len(s.MessageTexts) != 1 ||
+		s.MessageTexts[0] != "a node may be unreachable from y (a leak)" {
+		t.Errorf("summary %+v", s)
+	}
+	for _, l := range s.Locations {
+		if l.Structures != 1 {
+			t.Errorf("%s: %d structures", l.Label, l.Structures)
+		}
+	}
+	data, err := os.ReadFile(tvsPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), "inac = {u0:1/2, u1:1/2}") {
+		t.Errorf("TVS output without inac:\n%.400s", data)
+	}
+}

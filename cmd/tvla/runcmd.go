@@ -162,9 +162,7 @@ under soft_invariants.`,
 
 func (o *runOptions) validate() error {
 	switch o.join {
-	case "rel", "part", "conc":
-	case "ind":
-		return usageError("--join ind is not supported yet: it needs individuals that may not exist (TVLA's ac predicate); use part or rel")
+	case "rel", "part", "ind", "conc":
 	default:
 		return usageError("--join must be rel, part, ind or conc, not %q", o.join)
 	}
