@@ -313,6 +313,9 @@ func (e *Engine) Run(ctx context.Context, inputs []*tvl.Structure) (*Result, err
 		return e.runConcrete(ctx, inputs)
 	}
 	st := e.newState()
+	for _, w := range st.workers {
+		w.ctx = ctx
+	}
 	if len(e.prog.Locations) == 0 {
 		return st.result("", false), nil
 	}
@@ -349,6 +352,12 @@ func (e *Engine) Run(ctx context.Context, inputs []*tvl.Structure) (*Result, err
 		b := st.startBatch(tasks)
 		for i, t := range tasks {
 			o := b.wait(i)
+			if ctx.Err() != nil {
+				// An application cut short by the interrupt (its Focus
+				// dropped the splits it had left) is not folded in.
+				b.cancel()
+				return st.result(StopReason(ctx), true), nil
+			}
 			if o.err != nil {
 				b.cancel()
 				return nil, o.err
@@ -537,6 +546,9 @@ func (w *worker) apply(act *Action, loc string, s *tvl.Structure) (o outcome) {
 		// ever sharpens, so skipping it costs precision at most, and on
 		// the reference examples it costs none).
 		refine := func(t *tvl.Structure, changed []*tvl.Pred) bool {
+			if w.interrupted() {
+				return false // the outcome is dropped (Run)
+			}
 			// Focus and Coerce only refine a structure, and the
 			// precondition cannot become potentially true on a
 			// refinement of a structure where it is 0: such a split is
@@ -552,6 +564,9 @@ func (w *worker) apply(act *Action, loc string, s *tvl.Structure) (o outcome) {
 			return r.Consistent
 		}
 		refineInd := func(t *tvl.Structure, d *Delta, simpleOnly bool) bool {
+			if w.interrupted() {
+				return false
+			}
 			if !act.applicable(t, w.bounds) {
 				return false
 			}

@@ -1,6 +1,7 @@
 package abstraction
 
 import (
+	"context"
 	"sync"
 	"sync/atomic"
 
@@ -14,7 +15,14 @@ type worker struct {
 	e      *Engine
 	coerce *Coercer
 	bounds bindings
+	// ctx is the run's: a Focus that splits for long (thousands of
+	// splits on some inputs of the single-structure join) stops when it
+	// ends, so that --timeout and Ctrl-C are prompt.
+	ctx context.Context
 }
+
+// interrupted reports whether the run was stopped.
+func (w *worker) interrupted() bool { return w.ctx != nil && w.ctx.Err() != nil }
 
 // task is one application of an edge's action to a pending structure.
 type task struct {

@@ -1,0 +1,63 @@
+package abstraction
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tvla-go/tvla/tvl"
+	"github.com/tvla-go/tvla/tvp"
+)
+
+// A Focus that splits for long stops when the run's context ends: the run
+// comes back stopped by the deadline, not after the Focus's 20,000 splits
+// with its error. Eight distinct individuals related by two binary
+// predicates at 1/2 everywhere: focusing n(v1, v2) & m(v2, v1) would take
+// 2^128 splits, and the cap's 20,000 take about half a second.
+func TestInterruptStopsALongFocus(t *testing.T) {
+	const k = 8
+	var prog, pairs, unary strings.Builder
+	for i := range k {
+		fmt.Fprintf(&prog, "%%p a%d(v) unique\n", i)
+		fmt.Fprintf(&unary, "  a%d = {u%d}\n", i, i)
+		for j := range k {
+			if pairs.Len() > 0 {
+				pairs.WriteString(", ")
+			}
+			fmt.Fprintf(&pairs, "u%d->u%d:1/2", i, j)
+		}
+	}
+	prog.WriteString("%p n(v1, v2)\n%p m(v1, v2)\n%%\n%action Look() {\n  %f { n(v1, v2) & m(v2, v1) }\n  %p E(v1, v2) n(v1, v2)\n}\n%%\nL1 Look() L2\n")
+	p := loadText(t, prog.String())
+	var names []string
+	for i := range k {
+		names = append(names, fmt.Sprintf("u%d", i))
+	}
+	input := fmt.Sprintf("%%n = {%s}\n%%p = {\n%s  n = {%s}\n  m = {%s}\n}\n", strings.Join(names, ", "), unary.String(), pairs.String(), pairs.String())
+	locs, err := tvp.ParseTVS(tvp.NewPlainSource("in.tvs", input), p.Vocabulary.Tvl())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, workers := range []int{1, 2} {
+		e, err := NewEngine(p, Options{Workers: workers, Differencing: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Uninterrupted, the Focus gives up with an error.
+		if _, err := e.Run(context.Background(), []*tvl.Structure{locs[0].Structures[0].Structure.Clone()}); err == nil ||
+			!strings.Contains(err.Error(), "no result after 20000 splits") {
+			t.Fatalf("%d workers: the uninterrupted run gave %v, want the Focus's error", workers, err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+		res, err := e.Run(ctx, []*tvl.Structure{locs[0].Structures[0].Structure.Clone()})
+		cancel()
+		if err != nil {
+			t.Fatalf("%d workers: the interrupted run gave the error %v", workers, err)
+		}
+		if !res.Incomplete || res.StopReason != StopReason(ctx) {
+			t.Errorf("%d workers: incomplete %v, stop reason %q", workers, res.Incomplete, res.StopReason)
+		}
+	}
+}
