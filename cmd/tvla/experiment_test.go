@@ -1,10 +1,8 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -159,33 +157,8 @@ func TestExperimentInterrupt(t *testing.T) {
 		t.Skip("runs processes")
 	}
 	out := t.TempDir()
-	cmd := exec.Command(os.Args[0], "experiment", testdata("experiment", "slow.toml"), "--out", out, "--jobs", "2", "--workers", "1")
-	cmd.Env = append(os.Environ(), "TVLA_TEST_MAIN=1")
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stdout strings.Builder
-	cmd.Stdout = &stdout
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	sc := bufio.NewScanner(stderr)
-	var lines []string
-	for sc.Scan() {
-		lines = append(lines, sc.Text())
-		if strings.HasPrefix(sc.Text(), "[2/2] timed: >") {
-			break
-		}
-	}
-	time.Sleep(50 * time.Millisecond)
-	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
-		t.Fatal(err)
-	}
-	for sc.Scan() {
-		lines = append(lines, sc.Text())
-	}
-	cmd.Wait()
+	cmd, _, lines := signalChild(t, "[2/2] timed: >", 50*time.Millisecond, syscall.SIGINT,
+		"experiment", testdata("experiment", "slow.toml"), "--out", out, "--jobs", "2", "--workers", "1")
 	if code := cmd.ProcessState.ExitCode(); code != exitLimit {
 		t.Fatalf("exit %d\n%s", code, strings.Join(lines, "\n"))
 	}

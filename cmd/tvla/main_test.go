@@ -17,6 +17,21 @@ func runCLI(args ...string) (code int, stdout, stderr string) {
 	return code, out.String(), errb.String()
 }
 
+// runSummary runs tvla with args (which write the JSON summary to stdout,
+// --json -), checks its exit code, and decodes the summary.
+func runSummary(t *testing.T, wantCode int, args ...string) summary {
+	t.Helper()
+	code, out, errOut := runCLI(args...)
+	if code != wantCode {
+		t.Fatalf("%v: exit %d, want %d (stderr %q)", args, code, wantCode, errOut)
+	}
+	var s summary
+	if err := json.Unmarshal([]byte(out), &s); err != nil {
+		t.Fatalf("%v: stdout is not just the JSON summary: %v\n%s", args, err, out)
+	}
+	return s
+}
+
 func TestHelpListsCommands(t *testing.T) {
 	code, out, _ := runCLI("--help")
 	if code != 0 {
@@ -122,14 +137,7 @@ func TestRunVerifiesAndReports(t *testing.T) {
 }
 
 func TestRunReportsMessagesWithExit1(t *testing.T) {
-	code, out, _ := runCLI("run", sll("search_nullderef.tvp"), "--json", "-", "-q")
-	if code != exitMessages {
-		t.Fatalf("exit %d", code)
-	}
-	var s summary
-	if err := json.Unmarshal([]byte(out), &s); err != nil {
-		t.Fatalf("--json - wrote more than JSON on stdout: %v\n%s", err, out)
-	}
+	s := runSummary(t, exitMessages, "run", sll("search_nullderef.tvp"), "--json", "-", "-q")
 	if s.Messages != 4 || s.Verified || len(s.MessageTexts) != 1 || s.MessageTexts[0] != "null dereference: y->nxt" {
 		t.Errorf("summary %+v", s)
 	}
@@ -247,14 +255,7 @@ func TestVacuousVerdict(t *testing.T) {
 func TestRunSingleStructureJoin(t *testing.T) {
 	dir := t.TempDir()
 	tvsPath := filepath.Join(dir, "out.tvs")
-	code, out, errOut := runCLI("run", sll("reverse.tvp"), "--join", "ind", "--json", "-", "-q", "--tvs", tvsPath)
-	if code != exitMessages {
-		t.Fatalf("exit %d, stderr %s", code, errOut)
-	}
-	var s summary
-	if err := json.Unmarshal([]byte(out), &s); err != nil {
-		t.Fatal(err)
-	}
+	s := runSummary(t, exitMessages, "run", sll("reverse.tvp"), "--join", "ind", "--json", "-", "-q", "--tvs", tvsPath)
 	if s.Options.Join != "ind" || s.StructuresStored != 11 || s.Messages != 1 || len(s.MessageTexts) != 1 ||
 		s.MessageTexts[0] != "a node may be unreachable from y (a leak)" {
 		t.Errorf("summary %+v", s)

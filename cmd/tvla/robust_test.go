@@ -136,38 +136,12 @@ func interruptRun(t *testing.T, sig syscall.Signal) {
 	dir := t.TempDir()
 	// An older summary must be replaced whole, never left half written.
 	os.WriteFile(filepath.Join(dir, "s.json"), []byte(`{"old": true}`), 0o644)
-	cmd := exec.Command(os.Args[0], "run", forever, "--join", "conc", "--max-structures", "100000000", "--timeout", "60s",
+	cmd, stdout, rest := signalChild(t, "concrete inputs:", 300*time.Millisecond, sig,
+		"run", forever, "--join", "conc", "--max-structures", "100000000", "--timeout", "60s",
 		"--json", filepath.Join(dir, "s.json"), "--tvs", filepath.Join(dir, "out.tvs"))
-	cmd.Env = append(os.Environ(), "TVLA_TEST_MAIN=1")
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stdout strings.Builder
-	cmd.Stdout = &stdout
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	// The concrete inputs line comes right before the run starts.
-	sc := bufio.NewScanner(stderr)
-	var rest []string
-	for sc.Scan() {
-		if strings.HasPrefix(sc.Text(), "concrete inputs:") {
-			break
-		}
-		rest = append(rest, sc.Text())
-	}
-	time.Sleep(300 * time.Millisecond)
-	if err := cmd.Process.Signal(sig); err != nil {
-		t.Fatal(err)
-	}
-	for sc.Scan() {
-		rest = append(rest, sc.Text())
-	}
-	err = cmd.Wait()
 	code := cmd.ProcessState.ExitCode()
 	if code != exitLimit {
-		t.Fatalf("exit %d (%v), stderr %q", code, err, rest)
+		t.Fatalf("exit %d, stderr %q", code, rest)
 	}
 	if !strings.Contains(strings.Join(rest, "\n"), "stopped early: interrupted") || !strings.Contains(stdout.String(), "explored: ") {
 		t.Errorf("stderr %q\nstdout %s", rest, stdout.String())
@@ -242,4 +216,40 @@ func TestOutputsAreReproducible(t *testing.T) {
 			}
 		}
 	}
+}
+
+// signalChild runs tvla (this test binary, as main) with args as a child
+// process, reads its stderr until a line starting with ready (not kept),
+// waits pause, sends sig, and returns once the child has exited, with its
+// stdout and the other lines of its stderr.
+func signalChild(t *testing.T, ready string, pause time.Duration, sig os.Signal, args ...string) (*exec.Cmd, *strings.Builder, []string) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), "TVLA_TEST_MAIN=1")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout := &strings.Builder{}
+	cmd.Stdout = stdout
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(stderr)
+	var lines []string
+	for sc.Scan() {
+		if strings.HasPrefix(sc.Text(), ready) {
+			break
+		}
+		lines = append(lines, sc.Text())
+	}
+	time.Sleep(pause)
+	if err := cmd.Process.Signal(sig); err != nil {
+		t.Fatal(err)
+	}
+	for sc.Scan() {
+		lines = append(lines, sc.Text())
+	}
+	cmd.Wait()
+	return cmd, stdout, lines
 }

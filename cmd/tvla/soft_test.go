@@ -109,14 +109,7 @@ func TestSoftInvariantsReportPastes(t *testing.T) {
 }
 
 func TestSoftInvariantsJSON(t *testing.T) {
-	code, out, errOut := runCLI("run", toggle, "--collapse-threads", "--soft-invariants", "auto", "--json", "-", "-q")
-	if code != exitVerified {
-		t.Fatalf("exit %d, stderr %q", code, errOut)
-	}
-	var s summary
-	if err := json.Unmarshal([]byte(out), &s); err != nil {
-		t.Fatal(err)
-	}
+	s := runSummary(t, exitVerified, "run", toggle, "--collapse-threads", "--soft-invariants", "auto", "--json", "-", "-q")
 	si := s.SoftInvariants
 	if si == nil {
 		t.Fatal("no soft_invariants in the summary")
@@ -140,15 +133,13 @@ func TestSoftInvariantsJSON(t *testing.T) {
 		t.Errorf("%d stored, verified %v", s.StructuresStored, s.Verified)
 	}
 	// One round only: the unconditional ones, and the false alarms.
-	code, out, _ = runCLI("run", toggle, "--collapse-threads", "--soft-invariants", "auto", "--soft-rounds", "1", "--json", "-", "-q")
-	s = summary{}
-	json.Unmarshal([]byte(out), &s)
-	if code != exitMessages || s.SoftInvariants == nil || len(s.SoftInvariants.Rounds) != 1 ||
+	s = runSummary(t, exitMessages, "run", toggle, "--collapse-threads", "--soft-invariants", "auto", "--soft-rounds", "1", "--json", "-", "-q")
+	if s.SoftInvariants == nil || len(s.SoftInvariants.Rounds) != 1 ||
 		!reflect.DeepEqual(s.SoftInvariants.Held, []string{"nif[a,p]", "nif[a,q]", "nif[b,q]"}) {
-		t.Errorf("--soft-rounds 1: exit %d, %+v", code, s.SoftInvariants)
+		t.Errorf("--soft-rounds 1: %+v", s.SoftInvariants)
 	}
 	// Without --soft-invariants the summary has no such key.
-	_, out, _ = runCLI("run", toggle, "--json", "-", "-q")
+	_, out, _ := runCLI("run", toggle, "--json", "-", "-q")
 	if strings.Contains(out, "soft_invariants") {
 		t.Error("soft_invariants in the summary of a run without soft invariants")
 	}
@@ -208,14 +199,7 @@ func TestSoftInvariantsStack(t *testing.T) {
 		t.Skip("two seconds")
 	}
 	stack := filepath.Join("..", "..", "programs", "stack", "stack.tvp")
-	code, out, errOut := runCLI("run", stack, "--collapse-threads", "-D", "NO_SOFT_INVARIANTS", "--soft-invariants", "auto", "--json", "-", "-q")
-	if code != exitVerified {
-		t.Fatalf("exit %d, stderr %q", code, errOut)
-	}
-	var s summary
-	if err := json.Unmarshal([]byte(out), &s); err != nil {
-		t.Fatal(err)
-	}
+	s := runSummary(t, exitVerified, "run", stack, "--collapse-threads", "-D", "NO_SOFT_INVARIANTS", "--soft-invariants", "auto", "--json", "-", "-q")
 	si := s.SoftInvariants
 	if s.StructuresStored != 328 || s.UnscheduledStructures != 16 || si == nil || len(si.Rounds) != 3 ||
 		si.Generated != 562 || len(si.Held) != 204 || len(si.Skipped) != 0 {
