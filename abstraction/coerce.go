@@ -671,3 +671,31 @@ func loopOrder(conjs []logic.Formula, negHead *logic.Atom, vars []logic.Var) []l
 	}
 	return order
 }
+
+// Holding returns a Coercer with only the constraints that the
+// two-valued structure s satisfies, and whether s breaks any (c itself
+// when it breaks none).
+func (c *Coercer) Holding(s *tvl.Structure) (*Coercer, bool) {
+	x := s.Clone()
+	var keep []*constraint
+	var res CoerceResult
+	for i, k := range c.cons {
+		if c.apply(x, i, k, make(predSet, len(c.byPred)), &res, nil) {
+			keep = append(keep, k)
+		}
+	}
+	if len(keep) == len(c.cons) {
+		return c, false
+	}
+	h := &Coercer{voc: c.voc, cons: keep, byPred: make([][]int, len(c.byPred)), scratch: make([]*constraintScratch, len(keep))}
+	sm := c.voc.Summary().ID
+	for i, k := range keep {
+		for _, p := range k.reads {
+			h.byPred[p.ID] = append(h.byPred[p.ID], i)
+		}
+		if k.usesEq {
+			h.byPred[sm] = append(h.byPred[sm], i)
+		}
+	}
+	return h, true
+}

@@ -219,10 +219,10 @@ func (k *constraint) touchedMask(d *Delta, w int) uint64 {
 	return m
 }
 
-// updateDelta is the delta of an update from pre to post (the same
+// UpdateDelta is the delta of an update from pre to post (the same
 // universe, individuals from old on new): the tuples of the changed
 // predicates that differ, and every tuple of a new individual.
-func updateDelta(pre, post *tvl.Structure, old int, changed []*tvl.Pred) *Delta {
+func UpdateDelta(pre, post *tvl.Structure, old int, changed []*tvl.Pred) *Delta {
 	d := DiffDelta(pre, post, changed)
 	if post.Size() == old {
 		return d

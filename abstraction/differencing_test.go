@@ -37,7 +37,7 @@ func randomList(r *rand.Rand, voc *predicates.Vocabulary, n int) *tvl.Structure 
 }
 
 func setInstrumentation(s *tvl.Structure, voc *predicates.Vocabulary) {
-	for _, p := range dependencyOrder(voc) {
+	for _, p := range voc.DependencyOrder() {
 		c, err := tvl.Compile(p.Def, voc.Tvl(), p.Params)
 		if err != nil {
 			panic(err)
@@ -78,8 +78,8 @@ func TestDerivedUpdatesAreExactOnConcreteStructures(t *testing.T) {
 			for i := 0; i < 150; i++ {
 				s := randomList(r, voc, r.IntN(6))
 				s.Freeze()
-				for _, b := range act.preconditionBindings(s, nil) {
-					post, _ := act.update(s, b, nil)
+				for _, b := range act.PreconditionBindings(s, nil) {
+					post, _ := act.Update(s, b, nil)
 					want := post.Clone()
 					setInstrumentation(want, voc)
 					for _, p := range voc.Declared() {

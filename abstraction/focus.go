@@ -23,12 +23,63 @@ type Focuser struct {
 	formula logic.Formula
 	vars    []logic.Var
 	root    *tvl.Compiled
-	// active is inac under the single-structure join, which focuses as
-	// TVLA does (focus_ind.go).
-	active *tvl.Pred
-	// subs caches compiled subformulas; workers share it.
-	mu   sync.RWMutex
-	subs map[logic.Formula]*tvl.Compiled
+	subs    *subformulas
+}
+
+// subformulas caches the compiled subformulas of one focus formula, for
+// Focus and for the walk of a WalkingFocuser; workers share it. Focus
+// looks its subformulas up by identity (they are parts of the formula);
+// the walk compiles them relativized, and also conjunctions it builds as
+// it goes, so it looks them up by text.
+type subformulas struct {
+	mu         sync.RWMutex
+	byFormula  map[logic.Formula]*tvl.Compiled
+	byText     map[string]*tvl.Compiled
+	vocabulary *tvl.Vocabulary
+}
+
+// compiled returns g compiled over its free variables.
+func (c *subformulas) compiled(g logic.Formula) *tvl.Compiled {
+	c.mu.RLock()
+	k, ok := c.byFormula[g]
+	c.mu.RUnlock()
+	if ok {
+		return k
+	}
+	k = c.compile(g, logic.FreeVars(g))
+	c.mu.Lock()
+	c.byFormula[g] = k
+	c.mu.Unlock()
+	return k
+}
+
+// compiledAs returns g, rewritten by restrict, compiled over vars; key
+// names the rewriting.
+func (c *subformulas) compiledAs(g logic.Formula, vars []logic.Var, key string, restrict func(logic.Formula) logic.Formula) *tvl.Compiled {
+	text := key + "\x00" + logic.String(g)
+	for _, v := range vars {
+		text += "\x00" + string(v)
+	}
+	c.mu.RLock()
+	k, ok := c.byText[text]
+	c.mu.RUnlock()
+	if ok {
+		return k
+	}
+	k = c.compile(restrict(g), vars)
+	c.mu.Lock()
+	c.byText[text] = k
+	c.mu.Unlock()
+	return k
+}
+
+func (c *subformulas) compile(g logic.Formula, vars []logic.Var) *tvl.Compiled {
+	k, err := tvl.Compile(g, c.vocabulary, vars)
+	if err != nil {
+		// Subformulas of a compiled formula always compile.
+		panic(err)
+	}
+	return k
 }
 
 // NewFocuser compiles f over voc.
@@ -38,7 +89,8 @@ func NewFocuser(voc *tvl.Vocabulary, f logic.Formula) (*Focuser, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Focuser{voc: voc, formula: f, vars: vars, root: root, subs: map[logic.Formula]*tvl.Compiled{}}, nil
+	subs := &subformulas{byFormula: map[logic.Formula]*tvl.Compiled{}, byText: map[string]*tvl.Compiled{}, vocabulary: voc}
+	return &Focuser{voc: voc, formula: f, vars: vars, root: root, subs: subs}, nil
 }
 
 // Formula returns the formula focused on.
@@ -67,20 +119,7 @@ func (e *FocusError) Error() string {
 // dropped. Refining as it goes is what lets Focus end: setting n(u, w) to
 // 1 makes w non-summary under a function property, after which t[n](w, w)
 // is definite instead of a summary individual related to itself.
-func (fo *Focuser) Focus(s *tvl.Structure, refine func(t *tvl.Structure, changed []*tvl.Pred) bool, bs bindings) ([]*tvl.Structure, error) {
-	if fo.active != nil {
-		var r IndRefine
-		if refine != nil {
-			r = func(t *tvl.Structure, d *Delta, _ bool) bool {
-				var changed []*tvl.Pred
-				if d != nil {
-					changed = d.Preds(t.Vocabulary())
-				}
-				return refine(t, changed)
-			}
-		}
-		return fo.focusInd(s, r)
-	}
+func (fo *Focuser) Focus(s *tvl.Structure, refine func(t *tvl.Structure, changed []*tvl.Pred) bool, bs Bindings) ([]*tvl.Structure, error) {
 	var out []*tvl.Structure
 	work := []*tvl.Structure{s}
 	// made holds the structures this call made: a split may reuse one
@@ -124,24 +163,18 @@ func (fo *Focuser) Focus(s *tvl.Structure, refine func(t *tvl.Structure, changed
 	return out, nil
 }
 
-// FocusInd is Focus under the single-structure join (focus_ind.go),
-// refining as TVLA 3 does.
-func (fo *Focuser) FocusInd(s *tvl.Structure, refine IndRefine) ([]*tvl.Structure, error) {
-	return fo.focusInd(s, refine)
-}
-
 // literal is a predicate tuple at 1/2.
 type literal struct {
 	pred *tvl.Pred
 	args []int
-	// atomArgs is, for the existence of an individual of an atom (under
-	// the single-structure join), the atom's tuple.
+	// atomArgs is, for the existence of an individual of an atom (in a
+	// WalkingFocuser's walk), the atom's tuple.
 	atomArgs []int
 }
 
 // unknownLiteral finds, for the first assignment (in lexicographic order)
 // under which the formula is 1/2 and can be focused, a responsible tuple.
-func (fo *Focuser) unknownLiteral(t *tvl.Structure, bs bindings) (*literal, error) {
+func (fo *Focuser) unknownLiteral(t *tvl.Structure, bs Bindings) (*literal, error) {
 	var found *literal
 	var ferr error
 	env := map[logic.Var]int{}
@@ -159,21 +192,8 @@ func (fo *Focuser) unknownLiteral(t *tvl.Structure, bs bindings) (*literal, erro
 }
 
 // eval evaluates subformula g under env.
-func (fo *Focuser) eval(t *tvl.Structure, bs bindings, g logic.Formula, env map[logic.Var]int) logic.Kleene {
-	fo.mu.RLock()
-	c, ok := fo.subs[g]
-	fo.mu.RUnlock()
-	if !ok {
-		var err error
-		c, err = tvl.Compile(g, fo.voc, logic.FreeVars(g))
-		if err != nil {
-			// Subformulas of a compiled formula always compile.
-			panic(err)
-		}
-		fo.mu.Lock()
-		fo.subs[g] = c
-		fo.mu.Unlock()
-	}
+func (fo *Focuser) eval(t *tvl.Structure, bs Bindings, g logic.Formula, env map[logic.Var]int) logic.Kleene {
+	c := fo.subs.compiled(g)
 	var buf [4]int
 	asg := buf[:0]
 	for _, v := range c.Free() {
@@ -184,7 +204,7 @@ func (fo *Focuser) eval(t *tvl.Structure, bs bindings, g logic.Formula, env map[
 
 // find returns a tuple at 1/2 that makes g (which is 1/2 under env) 1/2,
 // or nil when only equalities on summary individuals do.
-func (fo *Focuser) find(t *tvl.Structure, bs bindings, g logic.Formula, env map[logic.Var]int) (*literal, error) {
+func (fo *Focuser) find(t *tvl.Structure, bs Bindings, g logic.Formula, env map[logic.Var]int) (*literal, error) {
 	switch h := g.(type) {
 	case *logic.Atom:
 		p := fo.voc.Lookup(h.Pred)
@@ -243,7 +263,7 @@ func (fo *Focuser) find(t *tvl.Structure, bs bindings, g logic.Formula, env map[
 	return nil, nil
 }
 
-func (fo *Focuser) findQuant(t *tvl.Structure, bs bindings, q *logic.Quant, env map[logic.Var]int, i int) (*literal, error) {
+func (fo *Focuser) findQuant(t *tvl.Structure, bs Bindings, q *logic.Quant, env map[logic.Var]int, i int) (*literal, error) {
 	if i == len(q.Vars) {
 		if fo.eval(t, bs, q.Body, env) != logic.Unknown {
 			return nil, nil
@@ -374,23 +394,4 @@ func tupleString(lit *literal) string {
 		s += tvl.IndividualName(a)
 	}
 	return s + ")"
-}
-
-// dropInactive returns s without the individuals on which active is 0
-// (s itself when there are none): under the single-structure join an
-// individual exists (inac 1) or may (1/2); at 0 it is not there at all.
-func dropInactive(s *tvl.Structure, active *tvl.Pred) *tvl.Structure {
-	if active == nil {
-		return s
-	}
-	var keep []int
-	for u := 0; u < s.Size(); u++ {
-		if s.Unary(active.Index, u) != logic.False {
-			keep = append(keep, u)
-		}
-	}
-	if len(keep) == s.Size() {
-		return s
-	}
-	return s.Project(keep)
 }

@@ -69,15 +69,15 @@ func describe(s *tvl.Structure) string {
 	return strings.Join(parts, " | ")
 }
 
-func focusInd(t *testing.T, which int, s *tvl.Structure) []string {
+func walkFocus(t *testing.T, which int, s *tvl.Structure) []string {
 	t.Helper()
 	prog := loadText(t, indProgram)
-	e, err := NewEngine(prog, Options{Join: JoinIndependent})
+	act, err := CompileAction(prog.Vocabulary, prog.Edges[which].Action, ActionOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	act := e.Action(prog.Edges[which].Action)
-	out, err := act.focus[0].FocusInd(s, nil)
+	exists := prog.Vocabulary.Tvl().Lookup(predicates.InacName)
+	out, err := NewWalkingFocuser(act.Focusers()[0], exists).Focus(s, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +108,7 @@ func build(t *testing.T, set func(s *tvl.Structure, ind map[string]int)) *tvl.St
 
 // Focus walks the formula: it settles a's existence, then z2(a), then
 // v's existence, then nxt(a, v), and leaves w unsettled where z2(u) is 0.
-func TestFocusIndSettlesExistenceAtomByAtom(t *testing.T) {
+func TestWalkingFocusSettlesExistenceAtomByAtom(t *testing.T) {
 	s := build(t, func(s *tvl.Structure, ind map[string]int) {
 		voc := s.Vocabulary()
 		s.Set(voc.Lookup("z2"), logic.Unknown, ind["u"])
@@ -117,7 +117,7 @@ func TestFocusIndSettlesExistenceAtomByAtom(t *testing.T) {
 		s.Set(voc.Lookup(predicates.InacName), logic.False, ind["q"])
 		s.Set(voc.Lookup(predicates.InacName), logic.False, ind["r"])
 	})
-	got := focusInd(t, 0, dropInactive(s, s.Vocabulary().Lookup(predicates.InacName)))
+	got := walkFocus(t, 0, RemoveNonexistent(s, s.Vocabulary().Lookup(predicates.InacName)))
 	want := []string{
 		"u:1 z2=1 nxt(u,w)=1 | w:1",
 		"u:1 z2=1 | w:1",
@@ -135,7 +135,7 @@ func TestFocusIndSettlesExistenceAtomByAtom(t *testing.T) {
 // assignment of the first's variables that makes it 1, each from the same
 // structure: where z(a) holds for two individuals, one of which has no
 // successor, the structure also comes out with nxt(u, w) left 1/2.
-func TestFocusIndConjunctionPerAssignment(t *testing.T) {
+func TestWalkingFocusConjunctionPerAssignment(t *testing.T) {
 	s := build(t, func(s *tvl.Structure, ind map[string]int) {
 		voc := s.Vocabulary()
 		s.Set(voc.Lookup("z"), logic.True, ind["u"])
@@ -143,7 +143,7 @@ func TestFocusIndConjunctionPerAssignment(t *testing.T) {
 		s.Set(voc.Lookup("nxt"), logic.Unknown, ind["u"], ind["w"])
 		s.Set(voc.Lookup(predicates.InacName), logic.False, ind["r"])
 	})
-	got := focusInd(t, 1, dropInactive(s, s.Vocabulary().Lookup(predicates.InacName)))
+	got := walkFocus(t, 1, RemoveNonexistent(s, s.Vocabulary().Lookup(predicates.InacName)))
 	// The reference's nine structures; the one with nxt(u, w) at 1/2
 	// comes from q's assignment, under which nxt(q, v) is 0 everywhere.
 	want := []string{
@@ -160,50 +160,6 @@ func TestFocusIndConjunctionPerAssignment(t *testing.T) {
 	slices.Sort(want)
 	if !slices.Equal(got, want) {
 		t.Errorf("focused:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
-	}
-}
-
-// The set keeps one structure per valuation of the nullary predicates;
-// structures with different individuals merge by canonical name, an
-// individual of only some of them getting inac 1/2 and its tuples the
-// values of the structures that have it.
-func TestIndependentSetJoinsByNullaryValues(t *testing.T) {
-	v := tvl.NewVocabulary()
-	x, y, n := v.MustAdd("x", 1), v.MustAdd("y", 1), v.MustAdd("n", 2)
-	b, inac := v.MustAdd("b", 0), v.MustAdd(predicates.InacName, 1)
-	mk := func(withW bool, bv logic.Kleene) *tvl.Structure {
-		s := tvl.New(v)
-		u := s.AddIndividual()
-		s.Set(x, logic.True, u)
-		s.Set(inac, logic.True, u)
-		if withW {
-			w := s.AddIndividual()
-			s.Set(y, logic.True, w)
-			s.Set(inac, logic.True, w)
-			s.Set(n, logic.True, u, w)
-		}
-		s.Set(b, bv, nil...)
-		s.Freeze()
-		return s
-	}
-	ss := NewIndependentSet([]*tvl.Pred{x, y}, []*tvl.Pred{b}, inac)
-	ss.Add(mk(false, logic.False))
-	if _, changed := ss.Add(mk(true, logic.False)); !changed {
-		t.Fatal("a structure with another individual did not grow the stored one")
-	}
-	if ss.Len() != 1 {
-		t.Fatalf("%d structures, want 1", ss.Len())
-	}
-	got := ss.At(0)
-	if got.Size() != 2 || got.Get(inac, 0) != logic.True || got.Get(inac, 1) != logic.Unknown || got.Get(n, 0, 1) != logic.True {
-		t.Errorf("joined:\n%s", got)
-	}
-	if _, changed := ss.Add(mk(false, logic.False)); changed {
-		t.Error("a structure the stored one covers changed the set")
-	}
-	ss.Add(mk(false, logic.True))
-	if ss.Len() != 2 {
-		t.Errorf("%d structures, want 2: b differs", ss.Len())
 	}
 }
 
@@ -249,7 +205,7 @@ func TestCoerceDeltaLooksOnlyAtChangedTuples(t *testing.T) {
 	}
 }
 
-func TestDropInactive(t *testing.T) {
+func TestRemoveNonexistent(t *testing.T) {
 	v := tvl.NewVocabulary()
 	x, inac := v.MustAdd("x", 1), v.MustAdd(predicates.InacName, 1)
 	s := tvl.New(v)
@@ -260,11 +216,11 @@ func TestDropInactive(t *testing.T) {
 			s.Set(x, logic.True, u)
 		}
 	}
-	d := dropInactive(s, inac)
+	d := RemoveNonexistent(s, inac)
 	if d.Size() != 2 || d.Get(x, 1) != logic.True || d.Get(inac, 1) != logic.Unknown {
 		t.Errorf("after dropping:\n%s", d)
 	}
-	if dropInactive(d, inac) != d {
+	if RemoveNonexistent(d, inac) != d {
 		t.Error("nothing to drop, yet a copy")
 	}
 }

@@ -148,11 +148,11 @@ func TestThesisWorkedExample(t *testing.T) {
 	var posts []*tvl.Structure
 	for _, s := range []*tvl.Structure{s1, s3} {
 		s.Freeze()
-		bs := act.preconditionBindings(s, nil)
+		bs := act.PreconditionBindings(s, nil)
 		if len(bs) != 1 || bs[0][0] != 0 || bs[0][1] != 1 {
 			t.Fatalf("precondition bindings %v, want exactly [v1=u1 v2=u2]", bs)
 		}
-		post, _ := act.update(s, bs[0], nil)
+		post, _ := act.Update(s, bs[0], nil)
 		posts = append(posts, post)
 	}
 	s4, s5 := posts[0], posts[1]

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tvla-go/tvla/abstraction"
+	"github.com/tvla-go/tvla/engine"
 	"github.com/tvla-go/tvla/soundness"
 	"github.com/tvla-go/tvla/tvl"
 	"github.com/tvla-go/tvla/tvp"
@@ -30,7 +30,7 @@ type embedCase struct {
 	// catch: concrete structures that embed nowhere and a false claim.
 	unsound bool
 	// join is the abstract run's join (default part).
-	join abstraction.JoinKind
+	join string
 }
 
 // embedCases lists the checks run on the bundled programs. Every program
@@ -62,14 +62,14 @@ var embedCases = []embedCase{
 	// structure per location, whose individuals may not exist. (Not
 	// sort: without the stop at the breached constraint, Focus does not
 	// end there, in TVLA 3 as here.)
-	{program: "sll/reverse.tvp", minConcrete: 90, join: abstraction.JoinIndependent},
-	{program: "sll/create.tvp", minConcrete: 161, join: abstraction.JoinIndependent},
-	{program: "sll/insert.tvp", minConcrete: 141, join: abstraction.JoinIndependent},
-	{program: "sll/delete.tvp", minConcrete: 105, join: abstraction.JoinIndependent},
-	{program: "sll/search.tvp", minConcrete: 65, join: abstraction.JoinIndependent},
-	{program: "sll/search_nullderef.tvp", minConcrete: 66, join: abstraction.JoinIndependent},
-	{program: "sll/append.tvp", minConcrete: 254, join: abstraction.JoinIndependent},
-	{program: "sll/merge.tvp", minConcrete: 901, join: abstraction.JoinIndependent},
+	{program: "sll/reverse.tvp", minConcrete: 90, join: engine.JoinIndependent},
+	{program: "sll/create.tvp", minConcrete: 161, join: engine.JoinIndependent},
+	{program: "sll/insert.tvp", minConcrete: 141, join: engine.JoinIndependent},
+	{program: "sll/delete.tvp", minConcrete: 105, join: engine.JoinIndependent},
+	{program: "sll/search.tvp", minConcrete: 65, join: engine.JoinIndependent},
+	{program: "sll/search_nullderef.tvp", minConcrete: 66, join: engine.JoinIndependent},
+	{program: "sll/append.tvp", minConcrete: 254, join: engine.JoinIndependent},
+	{program: "sll/merge.tvp", minConcrete: 901, join: engine.JoinIndependent},
 	// The Treiber stack: one thread with garbage nodes in the initial
 	// state; one thread with full interleaving; collapsed threads; two
 	// threads, 30 steps (two operations each, with failed CASes); a bug
@@ -91,8 +91,8 @@ var embedCases = []embedCase{
 
 func (c embedCase) name() string {
 	parts := append([]string{strings.TrimSuffix(c.program, ".tvp")}, c.defines...)
-	if c.join != abstraction.JoinPartial {
-		parts = append(parts, "join="+c.join.String())
+	if c.join != engine.JoinPartial {
+		parts = append(parts, "join="+c.join)
 	}
 	return strings.Join(parts, ",")
 }
@@ -131,8 +131,8 @@ func embedProgram(t *testing.T, c embedCase) *soundness.Outcome {
 		depth = 100
 	}
 	out, err := soundness.Embed(context.Background(), prog, inputs, soundness.EmbedOptions{
-		Abstract:   abstraction.Options{Differencing: true, Join: c.join},
-		Concretize: abstraction.ConcretizeOptions{Copies: c.copies, Threads: c.threads},
+		Abstract:   engine.Options{Differencing: true, Join: c.join},
+		Concretize: engine.ConcretizeOptions{Copies: c.copies, Threads: c.threads},
 		MaxDepth:   depth, MaxStructures: 20000,
 	})
 	if err != nil {
@@ -192,7 +192,7 @@ func TestBundledProgramsEmbed(t *testing.T) {
 	}
 }
 
-func stopped(r *abstraction.Result) string {
+func stopped(r *engine.Result) string {
 	if r.Incomplete {
 		return r.StopReason
 	}

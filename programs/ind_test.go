@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tvla-go/tvla/abstraction"
+	"github.com/tvla-go/tvla/engine"
 )
 
 // breachPrefix starts the message an update that breaks a constraint
@@ -46,7 +46,7 @@ func TestSingleStructureJoin(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			res := runWith(t, filepath.Join("sll", c.name+".tvp"), abstraction.Options{Join: abstraction.JoinIndependent})
+			res := runWith(t, filepath.Join("sll", c.name+".tvp"), engine.Options{Join: engine.JoinIndependent})
 			want := map[string]int{}
 			for _, l := range c.locations {
 				want[l] = 1

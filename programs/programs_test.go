@@ -10,21 +10,21 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tvla-go/tvla/abstraction"
+	"github.com/tvla-go/tvla/engine"
 	"github.com/tvla-go/tvla/tvl"
 	"github.com/tvla-go/tvla/tvp"
 )
 
 // run analyses program with its PROGRAM.tvs input, TVLA's defaults, and
 // the given macros (NAME, or NAME=VALUE).
-func run(t testing.TB, program string, defines ...string) *abstraction.Result {
+func run(t testing.TB, program string, defines ...string) *engine.Result {
 	t.Helper()
-	return runWith(t, program, abstraction.Options{}, defines...)
+	return runWith(t, program, engine.Options{}, defines...)
 }
 
 // runWith is run with more options; TVLA's defaults (finite differencing,
 // stop at a constraint breached after an update) are set.
-func runWith(t testing.TB, program string, opts abstraction.Options, defines ...string) *abstraction.Result {
+func runWith(t testing.TB, program string, opts engine.Options, defines ...string) *engine.Result {
 	t.Helper()
 	cfg := tvp.LoadConfig{Defines: map[string]string{}}
 	for _, d := range defines {
@@ -50,7 +50,7 @@ func runWith(t testing.TB, program string, opts abstraction.Options, defines ...
 		}
 	}
 	opts.Differencing, opts.BreakIfCoerceAfterUpdateFailed = true, true
-	e, err := abstraction.NewEngine(prog, opts)
+	e, err := engine.New(prog, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +61,7 @@ func runWith(t testing.TB, program string, opts abstraction.Options, defines ...
 	return res
 }
 
-func checkCounts(t *testing.T, res *abstraction.Result, want map[string]int, messages int) {
+func checkCounts(t *testing.T, res *engine.Result, want map[string]int, messages int) {
 	t.Helper()
 	got := map[string]int{}
 	for _, l := range res.Locations {
@@ -197,7 +197,7 @@ func TestInterruptedRunIsIncomplete(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := abstraction.NewEngine(prog, abstraction.Options{Differencing: true})
+	e, err := engine.New(prog, engine.Options{Differencing: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tvla-go/tvla/abstraction"
+	"github.com/tvla-go/tvla/engine"
 	"github.com/tvla-go/tvla/tvp"
 )
 
@@ -16,14 +16,14 @@ var queueProgram = filepath.Join("queue", "queue.tvp")
 // runQueue analyses queue.tvp with queue.tvs beside it, TVLA's defaults
 // and the given macros (NAME, or NAME=VALUE), stopping after maxMessages
 // messages (0: no limit).
-func runQueue(t testing.TB, maxMessages int, defines ...string) *abstraction.Result {
+func runQueue(t testing.TB, maxMessages int, defines ...string) *engine.Result {
 	t.Helper()
-	return runWith(t, queueProgram, abstraction.Options{MaxMessages: maxMessages}, defines...)
+	return runWith(t, queueProgram, engine.Options{MaxMessages: maxMessages}, defines...)
 }
 
 // checkQueueVerified checks that the run reached its fixpoint without a
 // message, with the given numbers of stored and unscheduled structures.
-func checkQueueVerified(t *testing.T, res *abstraction.Result, stored, unscheduled int) {
+func checkQueueVerified(t *testing.T, res *engine.Result, stored, unscheduled int) {
 	t.Helper()
 	checkVerified(t, res, stored, unscheduled)
 }
@@ -138,7 +138,7 @@ func TestQueueBugsAreReported(t *testing.T) {
 			}
 			// The run stops after the application that raised the first
 			// message, which may raise a few.
-			var msg abstraction.Message
+			var msg engine.Message
 			found := false
 			for _, l := range res.Locations {
 				for _, m := range l.Messages {

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tvla-go/tvla/abstraction"
+	"github.com/tvla-go/tvla/engine"
 	"github.com/tvla-go/tvla/predicates"
 )
 
@@ -19,20 +19,20 @@ var stackProgram = filepath.Join("stack", "stack.tvp")
 // runStack analyses stack.tvp with stack.tvs beside it, TVLA's defaults
 // and the given macros (NAME, or NAME=VALUE), stopping after maxMessages
 // messages (0: no limit).
-func runStack(t testing.TB, maxMessages int, defines ...string) *abstraction.Result {
+func runStack(t testing.TB, maxMessages int, defines ...string) *engine.Result {
 	t.Helper()
-	return runStackWith(t, abstraction.Options{MaxMessages: maxMessages}, defines...)
+	return runStackWith(t, engine.Options{MaxMessages: maxMessages}, defines...)
 }
 
 // runStackWith is runStack with more options.
-func runStackWith(t testing.TB, opts abstraction.Options, defines ...string) *abstraction.Result {
+func runStackWith(t testing.TB, opts engine.Options, defines ...string) *engine.Result {
 	t.Helper()
 	return runWith(t, stackProgram, opts, defines...)
 }
 
 // checkVerified checks that the run reached its fixpoint without a message,
 // with the given numbers of stored and unscheduled structures.
-func checkVerified(t *testing.T, res *abstraction.Result, stored, unscheduled int) {
+func checkVerified(t *testing.T, res *engine.Result, stored, unscheduled int) {
 	t.Helper()
 	if res.Incomplete {
 		t.Fatalf("run incomplete: %s", res.StopReason)
@@ -63,7 +63,7 @@ func TestStackCollapsedVerifies(t *testing.T) {
 // explicit has[f] rules; without them the run stops at a breached
 // constraint after CASfail at pop38, as the reference's does.
 func TestStackCollapsedWithTVLAClosure(t *testing.T) {
-	checkVerified(t, runStackWith(t, abstraction.Options{Closure: predicates.ClosureTVLA}, "COLLAPSE_THREADS"), 328, 16)
+	checkVerified(t, runStackWith(t, engine.Options{Closure: predicates.ClosureTVLA}, "COLLAPSE_THREADS"), 328, 16)
 }
 
 // One thread: the thesis' counts (Table 7.1) and the reference's.
@@ -114,7 +114,7 @@ func TestStackBugsAreReported(t *testing.T) {
 				}
 				// The run stops after the application that raised the
 				// first message, which may raise a few.
-				var msg abstraction.Message
+				var msg engine.Message
 				found := false
 				for _, l := range res.Locations {
 					for _, m := range l.Messages {

@@ -4,9 +4,8 @@ import (
 	"context"
 	"errors"
 
-	"github.com/tvla-go/tvla/abstraction"
+	"github.com/tvla-go/tvla/engine"
 	"github.com/tvla-go/tvla/model"
-	"github.com/tvla-go/tvla/predicates"
 	"github.com/tvla-go/tvla/tvl"
 )
 
@@ -16,9 +15,9 @@ type EmbedOptions struct {
 	// Differencing, Workers). BreakIfCoerceAfterUpdateFailed is turned
 	// off: a structure Coerce finds inconsistent after an update is
 	// dropped, so that a wrong constraint shows as lost concrete states.
-	Abstract abstraction.Options
+	Abstract engine.Options
 	// Concretize bounds the concrete inputs made from the inputs.
-	Concretize abstraction.ConcretizeOptions
+	Concretize engine.ConcretizeOptions
 	// MaxDepth and MaxStructures bound the concrete run (MaxStructures
 	// also bounds the concrete inputs).
 	MaxDepth, MaxStructures int
@@ -28,9 +27,9 @@ type EmbedOptions struct {
 // Outcome is everything an embedding check did.
 type Outcome struct {
 	ConcreteInputs []*tvl.Structure
-	Concretized    abstraction.ConcretizeReport
-	Abstract       *abstraction.Result
-	Concrete       *abstraction.Result
+	Concretized    engine.ConcretizeReport
+	Abstract       *engine.Result
+	Concrete       *engine.Result
 	// Report is nil when the abstract run did not reach its fixpoint.
 	Report *Report
 }
@@ -41,16 +40,16 @@ type Outcome struct {
 func Embed(ctx context.Context, prog *model.Program, inputs []*tvl.Structure, o EmbedOptions) (*Outcome, error) {
 	ao := o.Abstract
 	ao.BreakIfCoerceAfterUpdateFailed = false
-	if ao.Join == abstraction.JoinConcrete {
+	if engine.IsConcrete(ao.Join) {
 		return nil, errors.New("the abstract run's join cannot be conc")
 	}
-	absEngine, err := abstraction.NewEngine(prog, ao)
+	absEngine, err := engine.New(prog, ao)
 	if err != nil {
 		return nil, err
 	}
-	co := abstraction.Options{Join: abstraction.JoinConcrete, Differencing: ao.Differencing, Workers: ao.Workers,
+	co := engine.Options{Join: engine.JoinConcrete, Differencing: ao.Differencing, Workers: ao.Workers,
 		MaxDepth: o.MaxDepth, MaxStructures: o.MaxStructures}
-	concEngine, err := abstraction.NewEngine(prog, co)
+	concEngine, err := engine.New(prog, co)
 	if err != nil {
 		return nil, err
 	}
@@ -70,9 +69,9 @@ func Embed(ctx context.Context, prog *model.Program, inputs []*tvl.Structure, o 
 		return nil, err
 	}
 	if !out.Abstract.Incomplete {
-		if ao.Join == abstraction.JoinIndependent {
-			o.Check.Active = prog.Vocabulary.Tvl().Lookup(predicates.InacName)
-		}
+		// Under a join whose individuals may not exist, an abstract
+		// individual that may not needs no concrete counterpart.
+		o.Check.Active = absEngine.Existence()
 		out.Report = Check(ctx, out.Concrete, out.Abstract, o.Check)
 	}
 	return out, nil

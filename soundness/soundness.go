@@ -15,7 +15,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/tvla-go/tvla/abstraction"
+	"github.com/tvla-go/tvla/engine"
 	"github.com/tvla-go/tvla/logic"
 	"github.com/tvla-go/tvla/tvl"
 )
@@ -70,7 +70,7 @@ type Failure struct {
 	Undecided bool
 	// Trace leads from a concrete input to the structure (explained
 	// failures only).
-	Trace []abstraction.TraceStep
+	Trace []engine.TraceStep
 	// Candidates are the closest abstract structures, fewest mismatches
 	// first (explained failures only).
 	Candidates []Candidate
@@ -79,8 +79,8 @@ type Failure struct {
 // MissedMessage is a message a concrete run raised at a location that the
 // abstract analysis did not raise there.
 type MissedMessage struct {
-	abstraction.Message
-	Trace []abstraction.TraceStep
+	engine.Message
+	Trace []engine.TraceStep
 }
 
 // Report is the outcome of a check.
@@ -91,7 +91,7 @@ type Report struct {
 	Missed    []MissedMessage
 	// Broken are the claims of the program that the concrete run found
 	// false on a state it reaches (messages starting with
-	// abstraction.BrokenRule or abstraction.WrongUpdate): a consistency
+	// engine.BrokenRule or engine.WrongUpdate): a consistency
 	// rule, which Coerce takes as true of every concrete state, or an
 	// update formula that disagrees with its predicate's definition. Each
 	// is a failure, listed once, with the shortest trace to it among the
@@ -99,9 +99,9 @@ type Report struct {
 	// need not make a concrete state embed nowhere (an abstract structure
 	// may keep the value unknown), but it may on other inputs.
 	Broken []MissedMessage
-	// Notes are the concrete run's other checks (abstraction.ConcreteCheck),
+	// Notes are the concrete run's other checks (engine.ConcreteCheck),
 	// such as a choice no value satisfies; they are not failures.
-	Notes []abstraction.Message
+	Notes []engine.Message
 	// Incomplete is set when ctx ended the check early.
 	Incomplete bool
 	Elapsed    time.Duration
@@ -141,7 +141,7 @@ type job struct {
 
 // Check compares a concrete run with an abstract run of the same program.
 // Both results list the same locations in the same order.
-func Check(ctx context.Context, conc, abs *abstraction.Result, o Options) *Report {
+func Check(ctx context.Context, conc, abs *engine.Result, o Options) *Report {
 	start := time.Now()
 	if o.MaxSteps <= 0 {
 		o.MaxSteps = 1_000_000
@@ -247,7 +247,7 @@ func Check(ctx context.Context, conc, abs *abstraction.Result, o Options) *Repor
 		}
 		reported := map[string]bool{}
 		for _, m := range cl.Messages {
-			if strings.HasPrefix(m.Text, abstraction.BrokenRule) || strings.HasPrefix(m.Text, abstraction.WrongUpdate) {
+			if strings.HasPrefix(m.Text, engine.BrokenRule) || strings.HasPrefix(m.Text, engine.WrongUpdate) {
 				// The occurrence with the shortest trace, among the
 				// first few.
 				i, seen := broken[m.Text]
@@ -265,7 +265,7 @@ func Check(ctx context.Context, conc, abs *abstraction.Result, o Options) *Repor
 				}
 				continue
 			}
-			if strings.HasPrefix(m.Text, abstraction.ConcreteCheck) {
+			if strings.HasPrefix(m.Text, engine.ConcreteCheck) {
 				rep.Notes = append(rep.Notes, m)
 				continue
 			}
@@ -316,7 +316,7 @@ func existing(c *tvl.Structure, active *tvl.Pred) *tvl.Structure {
 
 // closest ranks the location's abstract structures by the fewest
 // mismatches of a map from c, and returns the first k.
-func closest(c *tvl.Structure, loc *abstraction.LocationResult, k int) []Candidate {
+func closest(c *tvl.Structure, loc *engine.LocationResult, k int) []Candidate {
 	if loc == nil {
 		return nil
 	}

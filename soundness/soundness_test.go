@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tvla-go/tvla/abstraction"
+	"github.com/tvla-go/tvla/engine"
 	"github.com/tvla-go/tvla/logic"
 	"github.com/tvla-go/tvla/soundness"
 	"github.com/tvla-go/tvla/tvl"
@@ -37,8 +37,8 @@ func embed(t testing.TB, path string, defines ...string) *soundness.Outcome {
 		}
 	}
 	out, err := soundness.Embed(context.Background(), prog, inputs, soundness.EmbedOptions{
-		Abstract:   abstraction.Options{Differencing: true},
-		Concretize: abstraction.ConcretizeOptions{Copies: 3},
+		Abstract:   engine.Options{Differencing: true},
+		Concretize: engine.ConcretizeOptions{Copies: 3},
 		MaxDepth:   100, MaxStructures: 20000,
 	})
 	if err != nil {
@@ -138,7 +138,7 @@ func TestPlantedUnsoundRuleIsCaught(t *testing.T) {
 	}
 	// The concrete run finds the rule false, with a trace to the first
 	// state that breaks it: after y->nxt = x.
-	if len(rep.Broken) != 1 || !strings.HasPrefix(rep.Broken[0].Text, abstraction.BrokenRule+"reach[x](v2) & nxt(v1, v2) ==> reach[x](v1)") ||
+	if len(rep.Broken) != 1 || !strings.HasPrefix(rep.Broken[0].Text, engine.BrokenRule+"reach[x](v2) & nxt(v1, v2) ==> reach[x](v1)") ||
 		len(rep.Broken[0].Trace) != 3 || rep.Broken[0].Action != "y->nxt = x" {
 		t.Errorf("false claims %+v", rep.Broken)
 	}

@@ -6,7 +6,7 @@ import (
 
 	"github.com/emicklei/dot"
 
-	"github.com/tvla-go/tvla/abstraction"
+	"github.com/tvla-go/tvla/engine"
 	"github.com/tvla-go/tvla/model"
 )
 
@@ -15,13 +15,13 @@ import (
 // may be nil: then the graph has no counts), an edge per CFG edge labelled
 // with its action. Locations with messages are drawn red, locations no
 // structure reached grey and dashed.
-func CFGGraph(prog *model.Program, res *abstraction.Result) *dot.Graph {
+func CFGGraph(prog *model.Program, res *engine.Result) *dot.Graph {
 	return cfgGraph(prog, res, nil)
 }
 
 // cfgGraph is CFGGraph with, when href is not nil, a link on every
 // location node.
-func cfgGraph(prog *model.Program, res *abstraction.Result, href func(loc string) string) *dot.Graph {
+func cfgGraph(prog *model.Program, res *engine.Result, href func(loc string) string) *dot.Graph {
 	g := newGraph()
 	g.Attrs("rankdir", "TB", "labelloc", "t", "labeljust", "l", "nodesep", "0.35", "ranksep", "0.4")
 	title := "control-flow graph"
@@ -88,7 +88,7 @@ func cfgGraph(prog *model.Program, res *abstraction.Result, href func(loc string
 
 // cfgLocations lists the program's locations, then any the result has that
 // the program does not list.
-func cfgLocations(prog *model.Program, res *abstraction.Result) []string {
+func cfgLocations(prog *model.Program, res *engine.Result) []string {
 	locs := append([]string(nil), prog.Locations...)
 	if res != nil {
 		seen := map[string]bool{}

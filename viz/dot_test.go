@@ -1,11 +1,12 @@
 package viz
 
 import (
-	"github.com/tvla-go/tvla/internal/golden"
 	"strings"
 	"testing"
 
-	"github.com/tvla-go/tvla/abstraction"
+	"github.com/tvla-go/tvla/engine"
+	"github.com/tvla-go/tvla/internal/golden"
+
 	"github.com/tvla-go/tvla/logic"
 	"github.com/tvla-go/tvla/model"
 	"github.com/tvla-go/tvla/predicates"
@@ -215,7 +216,7 @@ func checkDOT(t *testing.T, name, got string) {
 
 // tinyRun is a hand-made program and result: three locations, one never
 // reached, one with a structure and a message.
-func tinyRun(t *testing.T) (*model.Program, *abstraction.Result) {
+func tinyRun(t *testing.T) (*model.Program, *engine.Result) {
 	v, p := listVocab(t)
 	s := structure(v.voc, 1)
 	s.Set(p["x"], one, 0)
@@ -230,9 +231,9 @@ func tinyRun(t *testing.T) (*model.Program, *abstraction.Result) {
 			{From: "loop", To: "dead end", Action: &model.Action{Name: "Skip"}},
 		},
 	}
-	res := &abstraction.Result{Locations: []*abstraction.LocationResult{
+	res := &engine.Result{Locations: []*engine.LocationResult{
 		{Label: "start", Structures: []*tvl.Structure{s}},
-		{Label: "loop", Structures: []*tvl.Structure{s, s}, Messages: []abstraction.Message{{Location: "loop", Text: "oops"}}},
+		{Label: "loop", Structures: []*tvl.Structure{s, s}, Messages: []engine.Message{{Location: "loop", Text: "oops"}}},
 		{Label: "dead end"},
 	}}
 	return prog, res

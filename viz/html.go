@@ -11,7 +11,7 @@ import (
 	"regexp"
 	"time"
 
-	"github.com/tvla-go/tvla/abstraction"
+	"github.com/tvla-go/tvla/engine"
 	"github.com/tvla-go/tvla/model"
 )
 
@@ -119,7 +119,7 @@ func (v *Views) WriteHTML(w io.Writer, info Info) error {
 }
 
 // WriteHTML renders every picture of a run and writes the HTML report.
-func WriteHTML(ctx context.Context, w io.Writer, prog *model.Program, res *abstraction.Result, info Info, progress func(done, total int)) error {
+func WriteHTML(ctx context.Context, w io.Writer, prog *model.Program, res *engine.Result, info Info, progress func(done, total int)) error {
 	v, err := Render(ctx, prog, res, progress)
 	if err != nil {
 		return err

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tvla-go/tvla/abstraction"
+	"github.com/tvla-go/tvla/engine"
 	"github.com/tvla-go/tvla/model"
 	"github.com/tvla-go/tvla/tvl"
 	"github.com/tvla-go/tvla/tvp"
@@ -26,7 +26,7 @@ func needDot(t *testing.T) {
 
 // runProgram analyses a bundled program with its PROGRAM.tvs input and
 // TVLA's defaults.
-func runProgram(t testing.TB, path string) (*model.Program, *abstraction.Result) {
+func runProgram(t testing.TB, path string) (*model.Program, *engine.Result) {
 	t.Helper()
 	prog, _, err := tvp.LoadProgram(path, tvp.LoadConfig{})
 	if err != nil {
@@ -44,7 +44,7 @@ func runProgram(t testing.TB, path string) (*model.Program, *abstraction.Result)
 			}
 		}
 	}
-	e, err := abstraction.NewEngine(prog, abstraction.Options{Differencing: true, BreakIfCoerceAfterUpdateFailed: true})
+	e, err := engine.New(prog, engine.Options{Differencing: true, BreakIfCoerceAfterUpdateFailed: true})
 	if err != nil {
 		t.Fatal(err)
 	}

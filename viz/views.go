@@ -12,7 +12,7 @@ import (
 
 	"github.com/emicklei/dot"
 
-	"github.com/tvla-go/tvla/abstraction"
+	"github.com/tvla-go/tvla/engine"
 	"github.com/tvla-go/tvla/model"
 	"github.com/tvla-go/tvla/tvl"
 )
@@ -66,7 +66,7 @@ type StepView struct {
 // Views are all the pictures of a run.
 type Views struct {
 	Program   *model.Program
-	Result    *abstraction.Result
+	Result    *engine.Result
 	CFG       *Picture
 	Locations []*LocationView
 	Messages  []*MessageView
@@ -75,7 +75,7 @@ type Views struct {
 // Build prepares the DOT text of every picture of a run: the CFG, every
 // structure at every location, and for every message the structure that
 // raised it and the steps of its trace. Render then makes the SVG.
-func Build(prog *model.Program, res *abstraction.Result) *Views {
+func Build(prog *model.Program, res *engine.Result) *Views {
 	v := &Views{Program: prog, Result: res}
 	names := newNamer()
 	anchors := newNamer()
@@ -185,7 +185,7 @@ func (v *Views) Render(ctx context.Context, progress func(done, total int)) erro
 }
 
 // Render builds and renders every picture of a run.
-func Render(ctx context.Context, prog *model.Program, res *abstraction.Result, progress func(done, total int)) (*Views, error) {
+func Render(ctx context.Context, prog *model.Program, res *engine.Result, progress func(done, total int)) (*Views, error) {
 	v := Build(prog, res)
 	if err := v.Render(ctx, progress); err != nil {
 		return nil, err
@@ -212,7 +212,7 @@ func (v *Views) WriteSVGDir(dir string) error {
 }
 
 // WriteSVGDir renders every picture of a run and writes them to dir.
-func WriteSVGDir(ctx context.Context, dir string, prog *model.Program, res *abstraction.Result, progress func(done, total int)) error {
+func WriteSVGDir(ctx context.Context, dir string, prog *model.Program, res *engine.Result, progress func(done, total int)) error {
 	v, err := Render(ctx, prog, res, progress)
 	if err != nil {
 		return err
@@ -248,7 +248,7 @@ func writeFileAtomic(path string, data []byte) error {
 // every location (only those of the program's print list, when it has
 // one), each structure and each message's structure as a digraph of its
 // own, titled with the location and the message.
-func WriteDOT(w io.Writer, prog *model.Program, res *abstraction.Result) error {
+func WriteDOT(w io.Writer, prog *model.Program, res *engine.Result) error {
 	var buf bytes.Buffer
 	names := newNamer()
 	cfg := CFGGraph(prog, res)

@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/tvla-go/tvla/abstraction"
+	"github.com/tvla-go/tvla/engine"
 	"github.com/tvla-go/tvla/tvl"
 )
 
@@ -40,8 +40,8 @@ func (o *concreteOptions) validate() error {
 // summary individual as 1..copies individuals, every 1/2 tried both
 // ways), saying on log how many it made. It is an input error when none
 // results.
-func concretize(ctx context.Context, e *abstraction.Engine, o concreteOptions, inputs []*tvl.Structure, maxStructures int, perFile []int, files []string, log io.Writer) ([]*tvl.Structure, error) {
-	out, rep, err := e.Concretize(ctx, inputs, abstraction.ConcretizeOptions{Copies: o.copies, Threads: o.threads, Max: maxStructures})
+func concretize(ctx context.Context, e *engine.Engine, o concreteOptions, inputs []*tvl.Structure, maxStructures int, perFile []int, files []string, log io.Writer) ([]*tvl.Structure, error) {
+	out, rep, err := e.Concretize(ctx, inputs, engine.ConcretizeOptions{Copies: o.copies, Threads: o.threads, Max: maxStructures})
 	if err != nil && !stopped(err) {
 		return nil, &exitError{code: exitInput, err: err}
 	}
@@ -53,7 +53,7 @@ func concretize(ctx context.Context, e *abstraction.Engine, o concreteOptions, i
 
 // reportConcretized says how many concrete inputs were made and which
 // input structures gave none (when the enumeration ran to its end).
-func reportConcretized(log io.Writer, o concreteOptions, inputs, made int, rep abstraction.ConcretizeReport, maxStructures int, perFile []int, files []string, finished bool) error {
+func reportConcretized(log io.Writer, o concreteOptions, inputs, made int, rep engine.ConcretizeReport, maxStructures int, perFile []int, files []string, finished bool) error {
 	k := 0
 	for fi, n := range perFile {
 		for j := 0; j < n; j++ {

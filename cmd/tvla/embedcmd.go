@@ -11,7 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/tvla-go/tvla/abstraction"
+	"github.com/tvla-go/tvla/engine"
 	"github.com/tvla-go/tvla/soundness"
 	"github.com/tvla-go/tvla/tvl"
 	"github.com/tvla-go/tvla/tvp"
@@ -115,7 +115,7 @@ func runEmbed(cmd *cobra.Command, o *embedOptions, args []string) error {
 	if r.join == "conc" {
 		return usageError("--join conc is the concrete side already: give the abstract run's join, part, rel or ind")
 	}
-	join, err := abstraction.ParseJoin(r.join)
+	join, err := engine.ParseJoin(r.join)
 	if err != nil {
 		return usageError("%v", err)
 	}
@@ -139,8 +139,8 @@ func runEmbed(cmd *cobra.Command, o *embedOptions, args []string) error {
 		explain = -1 // none
 	}
 	outcome, err := soundness.Embed(ctx, l.prog, l.structures, soundness.EmbedOptions{
-		Abstract:   abstraction.Options{Join: join, ActionOrder: r.action, Differencing: r.differencing, Workers: r.workers},
-		Concretize: abstraction.ConcretizeOptions{Copies: r.concrete.copies, Threads: r.concrete.threads},
+		Abstract:   engine.Options{Join: join, ActionOrder: r.action, Differencing: r.differencing, Workers: r.workers},
+		Concretize: engine.ConcretizeOptions{Copies: r.concrete.copies, Threads: r.concrete.threads},
 		MaxDepth:   r.concrete.maxDepth, MaxStructures: o.maxStructures,
 		Check: soundness.Options{Workers: r.workers, Explained: explain},
 	})
@@ -155,7 +155,7 @@ func runEmbed(cmd *cobra.Command, o *embedOptions, args []string) error {
 	concInputs := outcome.ConcreteInputs
 	stopReason := ""
 	if ctx.Err() != nil {
-		stopReason = abstraction.StopReason(ctx)
+		stopReason = engine.StopReason(ctx)
 	}
 	limits.stop()
 	elapsed := time.Since(start)
@@ -195,7 +195,7 @@ func runEmbed(cmd *cobra.Command, o *embedOptions, args []string) error {
 
 // printEmbedReport writes the per-location table, the totals, and the
 // explained failures.
-func printEmbedReport(w io.Writer, abs, conc *abstraction.Result, concInputs int, rep *soundness.Report, stopReason string, elapsed time.Duration) {
+func printEmbedReport(w io.Writer, abs, conc *engine.Result, concInputs int, rep *soundness.Report, stopReason string, elapsed time.Duration) {
 	if rep != nil {
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 		fmt.Fprintln(tw, "location\tconcrete\tabstract\tfailed\t")
@@ -205,7 +205,7 @@ func printEmbedReport(w io.Writer, abs, conc *abstraction.Result, concInputs int
 		tw.Flush()
 		fmt.Fprintln(w)
 	}
-	runState := func(r *abstraction.Result) string {
+	runState := func(r *engine.Result) string {
 		if r.Incomplete {
 			return "stopped: " + r.StopReason
 		}
@@ -230,12 +230,12 @@ func printEmbedReport(w io.Writer, abs, conc *abstraction.Result, concInputs int
 				continue
 			}
 			seen[key] = true
-			fmt.Fprintf(w, "  %s: %s (action %s)\n", m.Location, strings.TrimPrefix(m.Text, abstraction.ConcreteCheck), m.Action)
+			fmt.Fprintf(w, "  %s: %s (action %s)\n", m.Location, strings.TrimPrefix(m.Text, engine.ConcreteCheck), m.Action)
 		}
 	}
 	for _, m := range rep.Broken {
-		rule := strings.HasPrefix(m.Text, abstraction.BrokenRule)
-		fmt.Fprintf(w, "\nFALSE CLAIM at %s: %s (action %s)\n", m.Location, strings.TrimPrefix(m.Text, abstraction.ConcreteCheck), m.Action)
+		rule := strings.HasPrefix(m.Text, engine.BrokenRule)
+		fmt.Fprintf(w, "\nFALSE CLAIM at %s: %s (action %s)\n", m.Location, strings.TrimPrefix(m.Text, engine.ConcreteCheck), m.Action)
 		printConcreteTrace(w, m.Trace, true)
 		if n := len(m.Trace); n > 0 {
 			if rule {
@@ -302,7 +302,7 @@ func printEmbedReport(w io.Writer, abs, conc *abstraction.Result, concInputs int
 
 // printConcreteTrace writes a concrete trace; for a message, its last
 // step is the action that raises it.
-func printConcreteTrace(w io.Writer, steps []abstraction.TraceStep, message bool) {
+func printConcreteTrace(w io.Writer, steps []engine.TraceStep, message bool) {
 	fmt.Fprintln(w, "  how the concrete run got there:")
 	for i, st := range steps {
 		switch {
@@ -385,7 +385,7 @@ type embedSummaryMessage struct {
 }
 
 func buildEmbedSummary(program string, inputs []string, o *embedOptions, defines map[string]string,
-	abs, conc *abstraction.Result, concInputs int, rep *soundness.Report, stopReason string, elapsed time.Duration) embedSummary {
+	abs, conc *engine.Result, concInputs int, rep *soundness.Report, stopReason string, elapsed time.Duration) embedSummary {
 	threads := o.run.concrete.threads
 	if threads == 0 {
 		threads = o.run.concrete.copies

@@ -5,14 +5,14 @@ import (
 	"io"
 	"strings"
 
-	"github.com/tvla-go/tvla/abstraction"
+	"github.com/tvla-go/tvla/engine"
 	"github.com/tvla-go/tvla/logic"
 	"github.com/tvla-go/tvla/model"
 )
 
 // explainUpdates prints, for every use of the named action, the update
 // formulas the tool derives for instrumentation predicates, in TVP syntax.
-func explainUpdates(w io.Writer, prog *model.Program, e *abstraction.Engine, which string) error {
+func explainUpdates(w io.Writer, prog *model.Program, e *engine.Engine, which string) error {
 	norm := func(s string) string { return strings.ReplaceAll(s, " ", "") }
 	found := false
 	for _, a := range prog.Actions {

@@ -3,14 +3,14 @@ package main
 import (
 	"bytes"
 
-	"github.com/tvla-go/tvla/abstraction"
+	"github.com/tvla-go/tvla/engine"
 	"github.com/tvla-go/tvla/tvp"
 )
 
 // writeTVSResult writes the final structures per location as TVS, with
 // each structure's messages, atomically. When the program lists locations
 // to print (its fourth section), only those are written, as TVLA does.
-func writeTVSResult(path string, res *abstraction.Result, print []string) error {
+func writeTVSResult(path string, res *engine.Result, print []string) error {
 	keep := map[string]bool{}
 	for _, l := range print {
 		keep[l] = true

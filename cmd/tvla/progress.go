@@ -8,7 +8,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/tvla-go/tvla/abstraction"
+	"github.com/tvla-go/tvla/engine"
 )
 
 // progress shows a one-line status on stderr while a run goes on, but
@@ -30,7 +30,7 @@ func newProgress(w io.Writer, quiet bool) *progress {
 	return p
 }
 
-func (p *progress) update(st abstraction.Stats) {
+func (p *progress) update(st engine.Stats) {
 	if !p.enabled || time.Since(p.last) < 200*time.Millisecond {
 		return
 	}

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/tvla-go/tvla/abstraction"
+	"github.com/tvla-go/tvla/engine"
 )
 
 // summary is the JSON summary of a run (docs: cli-contract.md).
@@ -56,7 +56,7 @@ type summaryLocation struct {
 	Messages       int    `json:"messages"`
 }
 
-func buildSummary(program string, inputs []string, o *runOptions, defines map[string]string, res *abstraction.Result, peak uint64, soft *softResult) summary {
+func buildSummary(program string, inputs []string, o *runOptions, defines map[string]string, res *engine.Result, peak uint64, soft *softResult) summary {
 	s := summary{
 		Tool: "tvla", Version: versionString(), Program: filepath.Base(program), Inputs: []string{},
 		Options: summaryOptions{Join: o.join, Action: o.action, CollapseThreads: o.collapseThreads, Defines: defines,
@@ -156,7 +156,7 @@ func writeFileAtomic(path string, data []byte) error {
 }
 
 // printTable writes TVLA's per-location table and the totals.
-func printTable(w io.Writer, res *abstraction.Result, constraints int) {
+func printTable(w io.Writer, res *engine.Result, constraints int) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "location\tstructures\tmax individuals\tmessages\t")
 	for _, l := range res.Locations {
@@ -208,7 +208,7 @@ func printTable(w io.Writer, res *abstraction.Result, constraints int) {
 
 // explored says what a run that stopped early had explored: what its
 // outputs hold.
-func explored(res *abstraction.Result) string {
+func explored(res *engine.Result) string {
 	reached := 0
 	for _, l := range res.Locations {
 		if len(l.Structures) > 0 {

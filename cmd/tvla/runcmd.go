@@ -12,7 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/tvla-go/tvla/abstraction"
+	"github.com/tvla-go/tvla/engine"
 	"github.com/tvla-go/tvla/predicates"
 	"github.com/tvla-go/tvla/tvp"
 )
@@ -245,7 +245,7 @@ func runAnalysis(cmd *cobra.Command, o *runOptions, args []string) error {
 	if err := o.applyProperties(cmd, program, stderr); err != nil {
 		return err
 	}
-	join, err := abstraction.ParseJoin(o.join)
+	join, err := engine.ParseJoin(o.join)
 	if err != nil {
 		return usageError("%v", err)
 	}
@@ -261,14 +261,14 @@ func runAnalysis(cmd *cobra.Command, o *runOptions, args []string) error {
 	for _, w := range prog.Warnings {
 		fmt.Fprintln(stderr, "warning:", w)
 	}
-	opts := abstraction.Options{
+	opts := engine.Options{
 		Join: join, ActionOrder: o.action, MaxStructures: o.maxStructures, MaxMessages: o.maxMessages,
 		BreakIfCoerceAfterUpdateFailed: o.breakIfCoerceFails,
 		Differencing:                   o.differencing,
 		Workers:                        o.workers,
 		MaxDepth:                       o.concrete.maxDepth,
 	}
-	if join == abstraction.JoinConcrete && opts.MaxStructures == 0 {
+	if join == engine.JoinConcrete && opts.MaxStructures == 0 {
 		opts.MaxStructures = defaultConcreteStructures
 	}
 	opts.Closure, _ = predicates.ParseClosure(o.closure)
@@ -277,22 +277,22 @@ func runAnalysis(cmd *cobra.Command, o *runOptions, args []string) error {
 	if err := checkViews(o); err != nil {
 		return err
 	}
-	engine, err := abstraction.NewEngine(prog, opts)
+	eng, err := engine.New(prog, opts)
 	if err != nil {
 		return &exitError{code: exitInput, err: err}
 	}
 	if o.explainUpdates != "" {
-		return explainUpdates(stdout, prog, engine, o.explainUpdates)
+		return explainUpdates(stdout, prog, eng, o.explainUpdates)
 	}
 	limits := startLimits(o.limits)
 	defer limits.stop()
 	ctx := limits.ctx
-	if join == abstraction.JoinConcrete {
+	if join == engine.JoinConcrete {
 		log := stderr
 		if o.quiet {
 			log = io.Discard
 		}
-		if structures, err = concretize(ctx, engine, o.concrete, structures, opts.MaxStructures, l.perInput, inputs, log); err != nil {
+		if structures, err = concretize(ctx, eng, o.concrete, structures, opts.MaxStructures, l.perInput, inputs, log); err != nil {
 			return err
 		}
 	}
@@ -306,7 +306,7 @@ func runAnalysis(cmd *cobra.Command, o *runOptions, args []string) error {
 		pprof.StartCPUProfile(f)
 		defer pprof.StopCPUProfile()
 	}
-	res, err := engine.Run(ctx, structures)
+	res, err := eng.Run(ctx, structures)
 	var soft *softResult
 	if prog.SoftInvariants != nil && err == nil {
 		// Rounds of refinement (soft.go): while a round does not verify,
@@ -328,10 +328,10 @@ func runAnalysis(cmd *cobra.Command, o *runOptions, args []string) error {
 				return err
 			}
 			prog, structures = l.prog, l.structures
-			if engine, err = abstraction.NewEngine(prog, opts); err != nil {
+			if eng, err = engine.New(prog, opts); err != nil {
 				return &exitError{code: exitInput, err: err}
 			}
-			if res, err = engine.Run(ctx, structures); err != nil {
+			if res, err = eng.Run(ctx, structures); err != nil {
 				break
 			}
 			soft = softHeld(prog.SoftInvariants, res, soft.rounds)
@@ -348,7 +348,7 @@ func runAnalysis(cmd *cobra.Command, o *runOptions, args []string) error {
 		table = stderr
 	}
 	if !(o.quiet && o.jsonOut == "-") {
-		printTable(table, res, engine.Constraints())
+		printTable(table, res, eng.Constraints())
 		if soft != nil {
 			printSoftTable(table, soft)
 			if o.soft.mode == softReport {

@@ -8,7 +8,7 @@ import (
 	"text/tabwriter"
 	"unicode"
 
-	"github.com/tvla-go/tvla/abstraction"
+	"github.com/tvla-go/tvla/engine"
 	"github.com/tvla-go/tvla/logic"
 	"github.com/tvla-go/tvla/predicates"
 )
@@ -101,12 +101,12 @@ type softRound struct {
 }
 
 // verifiedRun: the fixpoint was reached and no message raised.
-func verifiedRun(res *abstraction.Result) bool {
+func verifiedRun(res *engine.Result) bool {
 	return !res.Incomplete && !res.StoppedOnMessage && res.Stats.Messages == 0
 }
 
 // roundVerdict says how a run ended, in a few words.
-func roundVerdict(res *abstraction.Result) string {
+func roundVerdict(res *engine.Result) string {
 	switch {
 	case verifiedRun(res):
 		return "verified"
@@ -121,7 +121,7 @@ func roundVerdict(res *abstraction.Result) string {
 // softHeld checks every generated soft invariant on every structure
 // stored at every location: it held when it is 1 on every individual
 // that may be a thread. prev are the rounds before this run's.
-func softHeld(set *predicates.SoftInvariants, res *abstraction.Result, prev []softRound) *softResult {
+func softHeld(set *predicates.SoftInvariants, res *engine.Result, prev []softRound) *softResult {
 	r := &softResult{set: set, held: make([]bool, len(set.Invariants)), complete: !res.Incomplete}
 	for i := range r.held {
 		r.held[i] = true

@@ -5,14 +5,14 @@ import (
 	"io"
 	"strings"
 
-	"github.com/tvla-go/tvla/abstraction"
+	"github.com/tvla-go/tvla/engine"
 	"github.com/tvla-go/tvla/tvl"
 )
 
 // printTraces writes, for every message, a shortest abstract trace from an
 // input structure: each step's location, the action that led there, and
 // the predicates whose values changed on the way.
-func printTraces(w io.Writer, res *abstraction.Result) {
+func printTraces(w io.Writer, res *engine.Result) {
 	n := 0
 	for _, l := range res.Locations {
 		for _, m := range l.Messages {

@@ -13,7 +13,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/tvla-go/tvla/abstraction"
+	"github.com/tvla-go/tvla/engine"
 	"github.com/tvla-go/tvla/model"
 	"github.com/tvla-go/tvla/viz"
 )
@@ -40,7 +40,7 @@ func checkViews(o *runOptions) error {
 // file is written atomically; the pictures are rendered once for --svg and
 // --html together, with a progress bar on progress when it is a terminal
 // and -q is not given.
-func writeViews(o *runOptions, prog *model.Program, res *abstraction.Result, progress io.Writer) error {
+func writeViews(o *runOptions, prog *model.Program, res *engine.Result, progress io.Writer) error {
 	if o.dotOut != "" {
 		var buf bytes.Buffer
 		if err := viz.WriteDOT(&buf, prog, res); err != nil {

@@ -1,4 +1,4 @@
-package abstraction
+package engine
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tvla-go/tvla/logic"
+	"github.com/tvla-go/tvla/model"
 	"github.com/tvla-go/tvla/tvl"
 	"github.com/tvla-go/tvla/tvp"
 )
@@ -38,7 +39,7 @@ func loadSLLWith(t *testing.T, name string, opts Options, defines ...string) (*E
 			inputs = append(inputs, s.Structure)
 		}
 	}
-	e, err := NewEngine(prog, opts)
+	e, err := New(prog, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -261,7 +262,7 @@ func TestConcreteChecksUpdatesAgainstDefinitions(t *testing.T) {
 %%
 L1 Load() L2
 `)
-	e, err := NewEngine(prog, Options{Join: JoinConcrete, Differencing: true})
+	e, err := New(prog, Options{Join: JoinConcrete, Differencing: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -318,7 +319,7 @@ func TestConcreteChoiceIgnoresRulesTheStateBreaks(t *testing.T) {
 L1 Mark() L2
 L2 Flip() L3
 `)
-	e, err := NewEngine(prog, Options{Join: JoinConcrete, Differencing: true})
+	e, err := New(prog, Options{Join: JoinConcrete, Differencing: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -337,4 +338,14 @@ L2 Flip() L3
 	if l2 := res.Location("L2"); len(l2.Messages) != 0 {
 		t.Errorf("messages at L2 %+v", l2.Messages)
 	}
+}
+
+// loadText parses a program given as text.
+func loadText(t *testing.T, text string) *model.Program {
+	t.Helper()
+	prog, err := tvp.ParseProgram("test.tvp", tvp.NewPlainSource("test.tvp", text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return prog
 }

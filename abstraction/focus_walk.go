@@ -9,11 +9,13 @@ import (
 	"github.com/tvla-go/tvla/tvl"
 )
 
-// Focus under the single-structure join ("ind") follows TVLA 3, as
-// observed by running it (black box): its Focus walks the formula rather
-// than splitting until the formula is definite, and under this join the
-// structures it leaves are part of what the analysis reports (each raises
-// its own messages), so the walk is reproduced:
+// A WalkingFocuser focuses the way TVLA 3 does under its single-structure
+// join ("ind"), as observed by running it (black box): it walks the
+// formula rather than splitting until the formula is definite, and under
+// that join the structures it leaves are part of what the analysis
+// reports (each raises its own messages), so the walk is reproduced. Its
+// structures' individuals may not exist: the unary predicate exists
+// (inac) says which do (1) and which may (1/2).
 //
 //   - the formula's outer quantifiers are dropped: their variables range
 //     like the free ones;
@@ -38,9 +40,22 @@ import (
 // existence is split to 0 stays (with inac 0, which relativized formulas
 // ignore) until the end, so that the assignments being walked keep their
 // meaning; then it is removed.
-func (fo *Focuser) focusInd(s *tvl.Structure, refine IndRefine) ([]*tvl.Structure, error) {
+type WalkingFocuser struct {
+	fo     *Focuser
+	exists *tvl.Pred
+}
+
+// NewWalkingFocuser walks fo's formula; it shares fo's subformula cache.
+func NewWalkingFocuser(fo *Focuser, exists *tvl.Pred) *WalkingFocuser {
+	return &WalkingFocuser{fo: fo, exists: exists}
+}
+
+// Focus returns the structures the walk leaves from s, refined by refine
+// as it goes (nil: not refined); s itself is not changed.
+func (wf *WalkingFocuser) Focus(s *tvl.Structure, refine WalkRefine) ([]*tvl.Structure, error) {
+	fo := wf.fo
 	matrix, vars := stripQuantifiers(fo.formula, logic.FreeVars(fo.formula))
-	f := &indFocus{fo: fo, refine: refine, compiled: map[string]*tvl.Compiled{}}
+	f := &walk{fo: fo, exists: wf.exists, refine: refine}
 	rs, err := f.rec(matrix, map[logic.Var]int{}, []*tvl.Structure{s})
 	if err != nil {
 		return nil, err
@@ -54,7 +69,7 @@ func (fo *Focuser) focusInd(s *tvl.Structure, refine IndRefine) ([]*tvl.Structur
 		out = append(out, settled...)
 	}
 	for i, t := range out {
-		out[i] = dropInactive(t, fo.active)
+		out[i] = RemoveNonexistent(t, wf.exists)
 	}
 	return distinct(out), nil
 }
@@ -78,20 +93,18 @@ func stripQuantifiers(f logic.Formula, vars []logic.Var) (logic.Formula, []logic
 	}
 }
 
-// IndRefine refines a structure Focus split, under the single-structure
-// join: Coerce incremental on the tuples of d (all constraints when d is
-// nil), with only the simple constraints when simpleOnly
-// (Coercer.CoerceDelta). It reports whether the structure is consistent.
-type IndRefine func(t *tvl.Structure, d *Delta, simpleOnly bool) bool
+// WalkRefine refines a structure a walk split: Coerce incremental on the
+// tuples of d (all constraints when d is nil), with only the simple
+// constraints when simpleOnly (Coercer.CoerceDelta). It reports whether
+// the structure is consistent.
+type WalkRefine func(t *tvl.Structure, d *Delta, simpleOnly bool) bool
 
-// indFocus is one Focus under the single-structure join.
-type indFocus struct {
+// walk is one WalkingFocuser.Focus.
+type walk struct {
 	fo     *Focuser
-	refine IndRefine
+	exists *tvl.Pred
+	refine WalkRefine
 	steps  int
-	// compiled caches relativized subformulas by their text and
-	// variables.
-	compiled map[string]*tvl.Compiled
 }
 
 // env is an assignment of variables to individuals.
@@ -109,7 +122,7 @@ func with(e env, z env) env {
 }
 
 // rec focuses g on each of in, with e's variables fixed.
-func (f *indFocus) rec(g logic.Formula, e env, in []*tvl.Structure) ([]*tvl.Structure, error) {
+func (f *walk) rec(g logic.Formula, e env, in []*tvl.Structure) ([]*tvl.Structure, error) {
 	switch h := g.(type) {
 	case *logic.Atom:
 		var out []*tvl.Structure
@@ -151,6 +164,9 @@ func (f *indFocus) rec(g logic.Formula, e env, in []*tvl.Structure) ([]*tvl.Stru
 	return in, nil
 }
 
+// relativize ranges g over the individuals that exist.
+func (f *walk) relativize(g logic.Formula) logic.Formula { return logic.Relativize(g, f.exists.Name) }
+
 // conjunctList flattens a conjunction.
 func conjunctList(g logic.Formula, out []logic.Formula) []logic.Formula {
 	if b, ok := g.(*logic.Binary); ok && b.Op == logic.And {
@@ -170,8 +186,8 @@ func unbound(g logic.Formula, e env) []logic.Var {
 	return out
 }
 
-// conj focuses a conjunction (see focusInd).
-func (f *indFocus) conj(cs []logic.Formula, e env, in []*tvl.Structure) ([]*tvl.Structure, error) {
+// conj focuses a conjunction (see WalkingFocuser).
+func (f *walk) conj(cs []logic.Formula, e env, in []*tvl.Structure) ([]*tvl.Structure, error) {
 	cs = append([]logic.Formula(nil), cs...)
 	sort.SliceStable(cs, func(i, j int) bool { return len(unbound(cs[i], e)) < len(unbound(cs[j], e)) })
 	rs, err := f.rec(cs[0], e, in)
@@ -219,7 +235,7 @@ func (f *indFocus) conj(cs []logic.Formula, e env, in []*tvl.Structure) ([]*tvl.
 
 // holding lists, in order, the assignments of shared (a subset of vars)
 // under which g is 1 for some values of vars' other variables, e fixed.
-func (f *indFocus) holding(t *tvl.Structure, g logic.Formula, e env, vars, shared []logic.Var) []env {
+func (f *walk) holding(t *tvl.Structure, g logic.Formula, e env, vars, shared []logic.Var) []env {
 	var out []env
 	seen := map[string]bool{}
 	f.each(t, vars, e, func(z env) {
@@ -251,10 +267,10 @@ func (f *indFocus) holding(t *tvl.Structure, g logic.Formula, e env, vars, share
 
 // each calls visit with every assignment of vars to individuals that may
 // exist (inac not 0), extending e, in lexicographic order.
-func (f *indFocus) each(t *tvl.Structure, vars []logic.Var, e env, visit func(env)) {
+func (f *walk) each(t *tvl.Structure, vars []logic.Var, e env, visit func(env)) {
 	var live []int
 	for u := 0; u < t.Size(); u++ {
-		if t.Unary(f.fo.active.Index, u) != logic.False {
+		if t.Unary(f.exists.Index, u) != logic.False {
 			live = append(live, u)
 		}
 	}
@@ -284,22 +300,9 @@ func (f *indFocus) each(t *tvl.Structure, vars []logic.Var, e env, visit func(en
 }
 
 // eval is g relativized, on t, under z (which binds g's free variables).
-func (f *indFocus) eval(t *tvl.Structure, g logic.Formula, z env) logic.Kleene {
+func (f *walk) eval(t *tvl.Structure, g logic.Formula, z env) logic.Kleene {
 	free := logic.FreeVars(g)
-	key := logic.String(g)
-	for _, v := range free {
-		key += "\x00" + string(v)
-	}
-	c, ok := f.compiled[key]
-	if !ok {
-		var err error
-		c, err = tvl.Compile(logic.Relativize(g, f.fo.active.Name), f.fo.voc, free)
-		if err != nil {
-			// Subformulas of a compiled formula always compile.
-			panic(err)
-		}
-		f.compiled[key] = c
-	}
+	c := f.fo.subs.compiledAs(g, free, f.exists.Name, f.relativize)
 	asg := make([]int, len(free))
 	for i, v := range free {
 		asg[i] = z[v]
@@ -310,7 +313,7 @@ func (f *indFocus) eval(t *tvl.Structure, g logic.Formula, z env) logic.Kleene {
 // atomLiteral finds the first tuple of a (its unbound variables in order
 // of appearance, over individuals that may exist) where a is not 0 and
 // something is 1/2: an individual's existence, in argument order, then a.
-func (f *indFocus) atomLiteral(t *tvl.Structure, a *logic.Atom, e env) *literal {
+func (f *walk) atomLiteral(t *tvl.Structure, a *logic.Atom, e env) *literal {
 	p := f.fo.voc.Lookup(a.Pred)
 	var found *literal
 	args := make([]int, len(a.Args))
@@ -326,8 +329,8 @@ func (f *indFocus) atomLiteral(t *tvl.Structure, a *logic.Atom, e env) *literal 
 			return
 		}
 		for _, u := range args {
-			if t.Unary(f.fo.active.Index, u) == logic.Unknown {
-				found = &literal{pred: f.fo.active, args: []int{u}, atomArgs: append([]int(nil), args...)}
+			if t.Unary(f.exists.Index, u) == logic.Unknown {
+				found = &literal{pred: f.exists, args: []int{u}, atomArgs: append([]int(nil), args...)}
 				return
 			}
 		}
@@ -340,7 +343,7 @@ func (f *indFocus) atomLiteral(t *tvl.Structure, a *logic.Atom, e env) *literal 
 
 // guardLiteral finds the first assignment of vars under which g is 1 and
 // an individual of it may not exist, and that individual's existence.
-func (f *indFocus) guardLiteral(t *tvl.Structure, g logic.Formula, vars []logic.Var) *literal {
+func (f *walk) guardLiteral(t *tvl.Structure, g logic.Formula, vars []logic.Var) *literal {
 	var found *literal
 	f.each(t, vars, env{}, func(z env) {
 		if found != nil {
@@ -348,12 +351,12 @@ func (f *indFocus) guardLiteral(t *tvl.Structure, g logic.Formula, vars []logic.
 		}
 		var maybe []int
 		for _, v := range vars {
-			if t.Unary(f.fo.active.Index, z[v]) == logic.Unknown {
+			if t.Unary(f.exists.Index, z[v]) == logic.Unknown {
 				maybe = append(maybe, z[v])
 			}
 		}
 		if len(maybe) > 0 && f.eval(t, g, z) == logic.True {
-			found = &literal{pred: f.fo.active, args: []int{maybe[0]}}
+			found = &literal{pred: f.exists, args: []int{maybe[0]}}
 		}
 	})
 	return found
@@ -368,7 +371,7 @@ func (f *indFocus) guardLiteral(t *tvl.Structure, g logic.Formula, vars []logic.
 // exist, only at the simple constraints' assignments that involve the
 // atom's tuple; after one is found not to exist, or in the last step, at
 // everything.
-func (f *indFocus) saturate(t *tvl.Structure, atom *tvl.Pred, next func(*tvl.Structure) *literal) ([]*tvl.Structure, error) {
+func (f *walk) saturate(t *tvl.Structure, atom *tvl.Pred, next func(*tvl.Structure) *literal) ([]*tvl.Structure, error) {
 	var out []*tvl.Structure
 	work := []*tvl.Structure{t}
 	for len(work) > 0 {
@@ -384,7 +387,7 @@ func (f *indFocus) saturate(t *tvl.Structure, atom *tvl.Pred, next func(*tvl.Str
 			return nil, &FocusError{Formula: logic.String(f.fo.formula), Reason: fmt.Sprintf("no result after %d splits; the formula does not become definite", maxFocusSteps)}
 		}
 		var parts []*tvl.Structure
-		if lit.pred == f.fo.active {
+		if lit.pred == f.exists {
 			// Whether an individual exists: it does, or it does not (and
 			// goes at the end). No third part for a summary individual:
 			// one part existing and one not is the first part.
@@ -403,7 +406,7 @@ func (f *indFocus) saturate(t *tvl.Structure, atom *tvl.Pred, next func(*tvl.Str
 			if f.refine != nil {
 				d := NewDelta()
 				switch {
-				case lit.pred != f.fo.active:
+				case lit.pred != f.exists:
 					d.AddTuple(lit.pred, lit.args)
 					if i == 2 {
 						d.AddAll(lit.pred)
@@ -444,4 +447,20 @@ func distinct(ss []*tvl.Structure) []*tvl.Structure {
 		}
 	}
 	return out
+}
+
+// RemoveNonexistent returns s without the individuals on which exists is
+// 0 (s itself when there are none): an individual exists (1) or may
+// (1/2); at 0 it is not there at all.
+func RemoveNonexistent(s *tvl.Structure, exists *tvl.Pred) *tvl.Structure {
+	var keep []int
+	for u := 0; u < s.Size(); u++ {
+		if s.Unary(exists.Index, u) != logic.False {
+			keep = append(keep, u)
+		}
+	}
+	if len(keep) == s.Size() {
+		return s
+	}
+	return s.Project(keep)
 }

@@ -1,9 +1,8 @@
-package abstraction_test
+package engine
 
 import (
 	"testing"
 
-	"github.com/tvla-go/tvla/abstraction"
 	"github.com/tvla-go/tvla/logic"
 	"github.com/tvla-go/tvla/tvl"
 )
@@ -25,7 +24,7 @@ func TestPartialJoinChangesOnlyWhenItGrows(t *testing.T) {
 		s.Freeze()
 		return s
 	}
-	ss := abstraction.NewStructureSet(abstraction.JoinPartial, []*tvl.Pred{x}, nil)
+	ss := newStructureSet(&partialJoin{absUn: []*tvl.Pred{x}})
 	if _, changed := ss.Add(structure(logic.True)); !changed {
 		t.Fatal("a new structure did not change the set")
 	}

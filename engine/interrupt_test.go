@@ -1,4 +1,4 @@
-package abstraction
+package engine
 
 import (
 	"context"
@@ -41,7 +41,7 @@ func TestInterruptStopsALongFocus(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, workers := range []int{1, 2} {
-		e, err := NewEngine(p, Options{Workers: workers, Differencing: true})
+		e, err := New(p, Options{Workers: workers, Differencing: true})
 		if err != nil {
 			t.Fatal(err)
 		}

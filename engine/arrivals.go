@@ -1,4 +1,4 @@
-package abstraction
+package engine
 
 // arrival records that an action applied to a stored structure produced
 // a structure that went into another slot (from.slot < 0 for an input).

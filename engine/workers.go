@@ -1,10 +1,11 @@
-package abstraction
+package engine
 
 import (
 	"context"
 	"sync"
 	"sync/atomic"
 
+	"github.com/tvla-go/tvla/abstraction"
 	"github.com/tvla-go/tvla/model"
 	"github.com/tvla-go/tvla/tvl"
 )
@@ -13,8 +14,8 @@ import (
 // mutable evaluation state (a Coercer of its own).
 type worker struct {
 	e      *Engine
-	coerce *Coercer
-	bounds bindings
+	coerce *abstraction.Coercer
+	bounds abstraction.Bindings
 	// ctx is the run's: a Focus that splits for long (thousands of
 	// splits on some inputs of the single-structure join) stops when it
 	// ends, so that --timeout and Ctrl-C are prompt.
@@ -28,7 +29,7 @@ func (w *worker) interrupted() bool { return w.ctx != nil && w.ctx.Err() != nil 
 type task struct {
 	loc     string
 	edge    *model.Edge
-	act     *Action
+	act     *abstraction.Action
 	pending Pending
 }
 
@@ -37,6 +38,9 @@ type task struct {
 type raised struct {
 	text      string
 	structure *tvl.Structure
+	// slotBound: raised on the stored structure itself under a join in
+	// place, so the message belongs to its slot (Message.slotBound).
+	slotBound bool
 }
 
 // outcome is what one application produced. Only the engine's goroutine
@@ -79,10 +83,11 @@ type batch struct {
 	st     *state
 }
 
-// applyTask applies a task's action and computes its results' join keys.
-// It reads the target set's configuration only, which never changes.
+// applyTask applies a task's action, as the join mode does, and computes
+// its results' join keys. It reads the target set's configuration only,
+// which never changes.
 func (st *state) applyTask(w *worker, t task) outcome {
-	o := w.apply(t.act, t.loc, t.pending.Structure)
+	o := st.e.mode.apply(w, t)
 	target := st.sets[t.edge.To]
 	for _, r := range o.results {
 		o.keys = append(o.keys, target.key(r))

@@ -1,8 +1,9 @@
-package abstraction
+package engine
 
 import (
 	"context"
 
+	"github.com/tvla-go/tvla/abstraction"
 	"github.com/tvla-go/tvla/logic"
 	"github.com/tvla-go/tvla/predicates"
 	"github.com/tvla-go/tvla/tvl"
@@ -79,7 +80,7 @@ type concretizer struct {
 	e        *Engine
 	defs     *definitions
 	opts     ConcretizeOptions
-	coerce   *Coercer
+	coerce   *abstraction.Coercer
 	core     []*tvl.Pred
 	isthread *tvl.Pred
 	out      []*tvl.Structure
@@ -159,7 +160,7 @@ func corePreds(voc *predicates.Vocabulary) []*tvl.Pred {
 // with Coerce after each choice, until leaf returns false. x must have no
 // summary individual and satisfy the constraints as far as Coerce can
 // tell. It reports whether leaf asked to stop.
-func complete(x *tvl.Structure, coerce *Coercer, core []*tvl.Pred, leaf func(*tvl.Structure) bool) bool {
+func complete(x *tvl.Structure, coerce *abstraction.Coercer, core []*tvl.Pred, leaf func(*tvl.Structure) bool) bool {
 	p, tuple := firstUnknown(x, core)
 	if p == nil {
 		return !leaf(x)

@@ -1,0 +1,146 @@
+package engine
+
+import (
+	"time"
+
+	"github.com/tvla-go/tvla/tvl"
+)
+
+// Stats are the totals of a run, as TVLA reports them.
+type Stats struct {
+	Stored int // structures stored at the end, over all locations
+	// Unscheduled counts the stored structures in which no thread is
+	// scheduled (no individual has tr_scheduled at 1): the states between
+	// atomic blocks, the thesis' "Uns." column. 0 for programs without
+	// the predicate tr_scheduled.
+	Unscheduled int
+	Examined    int // structures produced by actions, before joining
+	Breaches    int // Coerce sharpenings and discards
+	Iterations  int // locations taken from the worklist
+	Messages    int
+	// Inputs is the number of input structures; InputsDiscarded those
+	// Coerce found inconsistent (they represent no state).
+	Inputs, InputsDiscarded int
+	Worklist                int
+	Elapsed                 time.Duration
+	// Time per phase.
+	FocusTime, CoerceTime, UpdateTime, BlurTime, JoinTime time.Duration
+}
+
+// Message is a message raised by an action at a location. Structure is
+// the structure the action was looking at (after Focus and Coerce) when
+// the message's formula held.
+type Message struct {
+	Location  string
+	Action    string
+	Text      string
+	Structure *tvl.Structure
+	// source is the stored structure the action started from.
+	source slotRef
+	// slotBound: the message was raised on the stored structure itself
+	// under a join in place, and shows it as it ends.
+	slotBound bool
+}
+
+// slotRef names a stored structure: a location and a slot in its set.
+type slotRef struct {
+	loc  string
+	slot int
+}
+
+// LocationResult is what the analysis found at one CFG location.
+type LocationResult struct {
+	Label      string
+	Structures []*tvl.Structure
+	Messages   []Message
+}
+
+// Result is the outcome of a run.
+type Result struct {
+	Locations []*LocationResult
+	Stats     Stats
+	// Incomplete is set when a limit or an interrupt ended the run early;
+	// StopReason says which.
+	Incomplete bool
+	StopReason string
+	// StoppedOnMessage is set when the run ended early because of a
+	// message: the message limit, or an update that broke a constraint.
+	// Its verdict (messages raised) stands, whatever the rest of the
+	// state space holds.
+	StoppedOnMessage bool
+	sets             map[string]*StructureSet
+	arrivals         *arrivalLog
+}
+
+// TraceStep is one step of an abstract trace: a structure at a location,
+// and the action that led to it from the previous step ("" for the
+// first step, an input structure).
+type TraceStep struct {
+	Location  string
+	Action    string
+	Structure *tvl.Structure
+}
+
+// Trace returns a shortest abstract trace that leads from an input
+// structure to the message: the stored structures along the way (as they
+// are at the end of the run, which may be more general than when the step
+// was taken) and, last, the structure that raised the message.
+func (r *Result) Trace(m Message) []TraceStep {
+	// Breadth-first search backwards from the message's source to an
+	// input.
+	type node struct {
+		at   slotRef
+		next *node
+		via  string // action from this node to next
+	}
+	start := &node{at: m.source}
+	seen := map[slotRef]bool{m.source: true}
+	queue := []*node{start}
+	var found *node
+	for len(queue) > 0 && found == nil {
+		n := queue[0]
+		queue = queue[1:]
+		for _, a := range r.arrivals.arrivalsInto(n.at) {
+			if a.from.slot < 0 {
+				found = n
+				break
+			}
+			if !seen[a.from] {
+				seen[a.from] = true
+				queue = append(queue, &node{at: a.from, next: n, via: a.action})
+			}
+		}
+	}
+	if found == nil {
+		return []TraceStep{{Location: m.Location, Action: m.Action, Structure: m.Structure}}
+	}
+	var steps []TraceStep
+	action := ""
+	for n := found; n != nil; n = n.next {
+		steps = append(steps, TraceStep{Location: n.at.loc, Action: action, Structure: r.sets[n.at.loc].At(n.at.slot)})
+		action = n.via
+	}
+	return append(steps, TraceStep{Location: m.Location, Action: m.Action, Structure: m.Structure})
+}
+
+// Location returns the result at a label, or nil.
+func (r *Result) Location(label string) *LocationResult {
+	for _, l := range r.Locations {
+		if l.Label == label {
+			return l
+		}
+	}
+	return nil
+}
+
+// TraceTo returns a shortest trace from an input structure to the
+// structure stored in a slot of a location (its index in the location's
+// Structures).
+func (r *Result) TraceTo(loc string, slot int) []TraceStep {
+	steps := r.Trace(Message{Location: loc, source: slotRef{loc, slot}})
+	if len(steps) <= 1 {
+		// No recorded arrival: the structure alone.
+		return []TraceStep{{Location: loc, Structure: r.sets[loc].At(slot)}}
+	}
+	return steps[:len(steps)-1]
+}

@@ -1,0 +1,325 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"time"
+
+	"github.com/tvla-go/tvla/abstraction"
+	"github.com/tvla-go/tvla/logic"
+	"github.com/tvla-go/tvla/model"
+	"github.com/tvla-go/tvla/tvl"
+)
+
+// state is one run in progress.
+type state struct {
+	e        *Engine
+	sets     map[string]*StructureSet
+	out      map[string][]*model.Edge
+	rpo      map[string]int
+	messages map[string][]Message
+	msgSeen  map[string]bool
+	stats    Stats
+	start    time.Time
+	arrivals *arrivalLog
+	// source is the stored structure being processed, for messages.
+	source  slotRef
+	workers []*worker
+}
+
+// Run explores the program from the input structures (placed at the
+// first location of the CFG) until a fixpoint, a limit or ctx's end, the
+// way the join mode explores.
+func (e *Engine) Run(ctx context.Context, inputs []*tvl.Structure) (*Result, error) {
+	st := e.newState()
+	for _, w := range st.workers {
+		w.ctx = ctx
+	}
+	return e.mode.explore(ctx, st, inputs)
+}
+
+// newState prepares a run: a set per location, the CFG's out-edges, the
+// location order and the workers.
+func (e *Engine) newState() *state {
+	st := &state{e: e, sets: map[string]*StructureSet{}, out: map[string][]*model.Edge{},
+		messages: map[string][]Message{}, msgSeen: map[string]bool{}, start: time.Now(),
+		arrivals: newArrivalLog()}
+	for _, l := range e.prog.Locations {
+		st.sets[l] = newStructureSet(e.mode.joiner(e))
+	}
+	for _, ed := range e.prog.Edges {
+		st.out[ed.From] = append(st.out[ed.From], ed)
+	}
+	st.rpo = e.reversePostOrder(st.out)
+	n := e.opts.Workers
+	if n <= 0 {
+		n = runtime.GOMAXPROCS(0)
+	}
+	for i := 0; i < n; i++ {
+		st.workers = append(st.workers, &worker{e: e, coerce: e.coerce.Fork(), bounds: abstraction.Bindings{}})
+	}
+	return st
+}
+
+// abstractMode is what the abstract join modes share: nothing to
+// prepare, the worklist, and the pipeline with the splitting Focus.
+type abstractMode struct{}
+
+func (abstractMode) prepare(*Engine) error { return nil }
+
+func (abstractMode) explore(ctx context.Context, st *state, inputs []*tvl.Structure) (*Result, error) {
+	return st.worklist(ctx, inputs)
+}
+
+func (abstractMode) apply(w *worker, t task) outcome { return w.applyAbstract(t, splittingFocus{}) }
+
+func (abstractMode) concrete() bool { return false }
+
+// worklist is the abstract modes' exploration: the inputs, coerced and
+// blurred, at the entry location; then, while some location has pending
+// structures, the one first in the CFG's order has every outgoing edge's
+// action applied to each of them, and the results joined into the
+// edges' targets.
+func (st *state) worklist(ctx context.Context, inputs []*tvl.Structure) (*Result, error) {
+	e := st.e
+	if len(e.prog.Locations) == 0 {
+		return st.result("", false), nil
+	}
+	entry := e.prog.Locations[0]
+	for _, in := range inputs {
+		st.seed(entry, in.Clone(), true)
+	}
+	work := map[string]bool{entry: true}
+	for len(work) > 0 {
+		if err := ctx.Err(); err != nil {
+			return st.result(StopReason(ctx), true), nil
+		}
+		loc := st.next(work)
+		delete(work, loc)
+		st.stats.Iterations++
+		pending := st.sets[loc].TakePending()
+		// Every (edge, pending structure) application of this iteration
+		// reads only its own structure, so they run in parallel; their
+		// outcomes are joined in the sequential order, which keeps the
+		// result independent of the number of workers.
+		var tasks []task
+		for _, ed := range st.out[loc] {
+			for _, pd := range pending {
+				tasks = append(tasks, task{loc: loc, edge: ed, act: e.actions[ed.Action], pending: pd})
+			}
+		}
+		if r, err := st.runBatch(ctx, tasks, work); r != nil || err != nil {
+			return r, err
+		}
+		if e.opts.Progress != nil && st.stats.Iterations%64 == 0 {
+			st.stats.Worklist = len(work)
+			st.stats.Elapsed = time.Since(st.start)
+			st.stats.Stored = st.stored()
+			e.opts.Progress(st.stats)
+		}
+	}
+	return st.result("", false), nil
+}
+
+// runBatch applies one iteration's tasks and folds their outcomes into
+// the run in order, marking in work the locations whose sets changed. It
+// returns a result when the run ends here (a limit, a breach, an
+// interrupt) or an error.
+func (st *state) runBatch(ctx context.Context, tasks []task, work map[string]bool) (*Result, error) {
+	b := st.startBatch(tasks)
+	for i, t := range tasks {
+		o := b.wait(i)
+		if ctx.Err() != nil {
+			// An application cut short by the interrupt (its Focus
+			// dropped the splits it had left) is not folded in.
+			b.cancel()
+			return st.result(StopReason(ctx), true), nil
+		}
+		if o.err != nil {
+			b.cancel()
+			return nil, o.err
+		}
+		st.fold(t, o, work)
+		if o.broken != "" {
+			b.cancel()
+			r := st.result(o.broken, true)
+			r.StoppedOnMessage = true
+			return r, nil
+		}
+		if r := st.stopAtLimit(); r != nil {
+			b.cancel()
+			return r, nil
+		}
+		if ctx.Err() != nil {
+			b.cancel()
+			return st.result(StopReason(ctx), true), nil
+		}
+	}
+	return nil, nil
+}
+
+// fold adds one application's outcome to the run: its statistics, its
+// messages, and its results joined into the target location (marked in
+// work when its set changed; work may be nil).
+func (st *state) fold(t task, o outcome, work map[string]bool) {
+	st.source = slotRef{t.loc, t.pending.Slot}
+	st.stats.Breaches += o.stats.Breaches
+	st.stats.FocusTime += o.stats.FocusTime
+	st.stats.CoerceTime += o.stats.CoerceTime
+	st.stats.UpdateTime += o.stats.UpdateTime
+	st.stats.BlurTime += o.stats.BlurTime
+	for _, m := range o.messages {
+		st.message(t.loc, t.act, m.text, m.structure, m.slotBound)
+	}
+	target := st.sets[t.edge.To]
+	for i, r := range o.results {
+		st.stats.Examined++
+		t0 := time.Now()
+		to, changed := target.addKeyed(r, o.keys[i])
+		st.stats.JoinTime += time.Since(t0)
+		if changed && work != nil {
+			work[t.edge.To] = true
+		}
+		st.arrivals.add(slotRef{t.edge.To, to}, st.source, t.act.Title())
+	}
+}
+
+// seed coerces an input structure (a copy, which it may change) and
+// stores it at the entry location, blurred first unless the run is
+// concrete: how every run starts. An input Coerce finds inconsistent is
+// counted and dropped.
+func (st *state) seed(entry string, s *tvl.Structure, blur bool) {
+	r := st.e.coerce.Coerce(s, nil)
+	st.stats.Breaches += r.Breaches
+	st.stats.Inputs++
+	if !r.Consistent {
+		st.stats.InputsDiscarded++
+		return
+	}
+	if blur {
+		s, _ = abstraction.Blur(s, st.e.abs)
+	}
+	s.Freeze()
+	slot, _ := st.sets[entry].Add(s)
+	st.arrivals.add(slotRef{entry, slot}, slotRef{slot: -1}, "")
+}
+
+func (st *state) stored() int {
+	n := 0
+	for _, s := range st.sets {
+		n += s.Len()
+	}
+	return n
+}
+
+// next picks the pending location earliest in reverse post order.
+func (st *state) next(work map[string]bool) string {
+	best, bestRank := "", -1
+	for l := range work {
+		r := st.rpo[l]
+		if bestRank < 0 || r < bestRank || (r == bestRank && l < best) {
+			best, bestRank = l, r
+		}
+	}
+	return best
+}
+
+// reversePostOrder numbers locations by a depth-first search from the
+// entry following edges in program order; unreachable locations come last
+// in order of appearance.
+func (e *Engine) reversePostOrder(out map[string][]*model.Edge) map[string]int {
+	visited := map[string]bool{}
+	var post []string
+	var dfs func(l string)
+	dfs = func(l string) {
+		visited[l] = true
+		// Successors are explored last edge first, which is the order
+		// that gives TVLA's iteration counts.
+		edges := out[l]
+		for i := len(edges) - 1; i >= 0; i-- {
+			if ed := edges[i]; !visited[ed.To] {
+				dfs(ed.To)
+			}
+		}
+		post = append(post, l)
+	}
+	if len(e.prog.Locations) > 0 {
+		dfs(e.prog.Locations[0])
+	}
+	rank := map[string]int{}
+	for i := len(post) - 1; i >= 0; i-- {
+		rank[post[i]] = len(post) - 1 - i
+	}
+	next := len(post)
+	for _, l := range e.prog.Locations {
+		if !visited[l] {
+			rank[l] = next
+			next++
+		}
+	}
+	return rank
+}
+
+// message records a message once per location, text and structure, or,
+// when slotBound, once per location, text and stored structure (st.source).
+func (st *state) message(loc string, act *abstraction.Action, text string, s *tvl.Structure, slotBound bool) {
+	key := fmt.Sprintf("%s\x00%s\x00%x", loc, text, s.OrderedHash())
+	if slotBound {
+		key = fmt.Sprintf("%s\x00%s\x00slot %d", loc, text, st.source.slot)
+	}
+	if st.msgSeen[key] {
+		return
+	}
+	st.msgSeen[key] = true
+	st.messages[loc] = append(st.messages[loc], Message{Location: loc, Action: act.Title(), Text: text, Structure: s, source: st.source, slotBound: slotBound})
+	st.stats.Messages++
+}
+
+// ScheduledPredicate is the name of the predicate that marks the thread
+// taking the current step, as the thesis and TVLA's concurrent models
+// write it.
+const ScheduledPredicate = "tr_scheduled"
+
+// unscheduled counts the stored structures in which no individual has the
+// scheduled-thread predicate at 1.
+func (st *state) unscheduled() int {
+	p := st.e.voc.Tvl().Lookup(ScheduledPredicate)
+	if p == nil || p.Arity != 1 {
+		return 0
+	}
+	n := 0
+	for _, set := range st.sets {
+		for _, s := range set.Structures() {
+			scheduled := false
+			for u := 0; u < s.Size() && !scheduled; u++ {
+				scheduled = s.Unary(p.Index, u) == logic.True
+			}
+			if !scheduled {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+func (st *state) result(reason string, incomplete bool) *Result {
+	r := &Result{Incomplete: incomplete, StopReason: reason, sets: st.sets, arrivals: st.arrivals}
+	for _, l := range st.e.prog.Locations {
+		lr := &LocationResult{Label: l, Messages: st.messages[l]}
+		for i, m := range lr.Messages {
+			if m.slotBound {
+				lr.Messages[i].Structure = st.sets[l].At(m.source.slot)
+			}
+		}
+		if set := st.sets[l]; set != nil {
+			lr.Structures = set.Structures()
+		}
+		r.Locations = append(r.Locations, lr)
+	}
+	st.stats.Stored = st.stored()
+	st.stats.Unscheduled = st.unscheduled()
+	st.stats.Elapsed = time.Since(st.start)
+	r.Stats = st.stats
+	return r
+}
