@@ -21,7 +21,7 @@ type focusSteps interface {
 	// focus makes the action's focus formulas definite on s (which it
 	// must not change), refining what it splits. It returns the
 	// structures to go on with and which of them need no Coerce before
-	// the precondition (those refined already, or s itself).
+	// the precondition, refined already (s itself never needs one).
 	focus(w *worker, act *abstraction.Action, s *tvl.Structure, o *outcome) (work []*tvl.Structure, coerced map[*tvl.Structure]bool, err error)
 	// settle readies an updated structure for the messages and the
 	// Coerce after the update; all reports that every constraint must
@@ -42,7 +42,7 @@ func (w *worker) applyAbstract(t task, steps focusSteps) (o outcome) {
 	// Focus never writes the structure it is given (a split clones), so
 	// the stored one serves as it is.
 	work := []*tvl.Structure{s}
-	coerced := map[*tvl.Structure]bool{s: true}
+	var coerced map[*tvl.Structure]bool
 	if e.order.focus {
 		t0 := time.Now()
 		var err error
@@ -53,7 +53,7 @@ func (w *worker) applyAbstract(t task, steps focusSteps) (o outcome) {
 		o.stats.FocusTime += time.Since(t0)
 	}
 	if e.order.coerceBefore {
-		work = w.coerceUnrefined(work, coerced, &o)
+		work = w.coerceUnrefined(work, s, coerced, &o)
 	}
 	for _, u := range work {
 		u.Freeze()
@@ -65,12 +65,13 @@ func (w *worker) applyAbstract(t task, steps focusSteps) (o outcome) {
 }
 
 // coerceUnrefined coerces the structures of work that Focus did not
-// refine, dropping those found inconsistent.
-func (w *worker) coerceUnrefined(work []*tvl.Structure, coerced map[*tvl.Structure]bool, o *outcome) []*tvl.Structure {
+// refine, dropping those found inconsistent. The stored structure itself
+// needs none: it was coerced before it was stored.
+func (w *worker) coerceUnrefined(work []*tvl.Structure, stored *tvl.Structure, coerced map[*tvl.Structure]bool, o *outcome) []*tvl.Structure {
 	t0 := time.Now()
 	kept := work[:0]
 	for _, u := range work {
-		if coerced[u] {
+		if u == stored || coerced[u] {
 			kept = append(kept, u)
 			continue
 		}
@@ -139,7 +140,7 @@ func (splittingFocus) focus(w *worker, act *abstraction.Action, s *tvl.Structure
 	// so it is skipped too (as in TVLA; Coerce only ever sharpens, so
 	// skipping it costs precision at most, and on the reference examples
 	// it costs none).
-	coerced := map[*tvl.Structure]bool{s: true}
+	coerced := map[*tvl.Structure]bool{}
 	refine := func(t *tvl.Structure, changed []*tvl.Pred) bool {
 		if w.interrupted() {
 			return false // the outcome is dropped (Run)

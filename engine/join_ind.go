@@ -112,7 +112,7 @@ func (m *independent) focus(w *worker, act *abstraction.Action, s *tvl.Structure
 		}
 		work = next
 	}
-	coerced := map[*tvl.Structure]bool{s: true}
+	coerced := make(map[*tvl.Structure]bool, len(work))
 	for _, t := range work {
 		coerced[t] = true
 	}
