@@ -97,154 +97,209 @@ type ActionOptions struct {
 // CompileAction prepares a model action for voc.
 func CompileAction(voc *predicates.Vocabulary, act *model.Action, opts ActionOptions) (*Action, error) {
 	tv := voc.Tvl()
-	a := &Action{src: act, isNew: tv.Lookup(predicates.IsNewName), instance: tv.Lookup(predicates.InstanceName), markNew: opts.MarkNew}
-	rel := func(f logic.Formula) logic.Formula {
-		if f == nil || opts.Restrict == nil {
-			return f
+	c := &actionCompiler{voc: voc, opts: opts, updated: map[string]bool{},
+		a: &Action{src: act, isNew: tv.Lookup(predicates.IsNewName), instance: tv.Lookup(predicates.InstanceName), markNew: opts.MarkNew}}
+	for _, step := range []func() error{c.focus, c.precondition, c.messages, c.creators, c.writtenUpdates} {
+		if err := step(); err != nil {
+			return nil, err
 		}
-		return opts.Restrict(f)
 	}
-	wrap := func(what string, err error) error {
-		return fmt.Errorf("action %s: %s: %w", act.Title, what, err)
+	if act.New || act.Clone || act.Retain != nil {
+		c.a.changes = append(c.a.changes, tv.Summary(), c.a.isNew, c.a.instance)
 	}
-	for _, f := range act.Focus {
-		fo, err := NewFocuser(tv, f)
+	if !opts.Differencing {
+		// As in TVLA without differencing: a predicate without an update
+		// formula keeps its value.
+		return c.a, nil
+	}
+	if err := c.derivedUpdates(); err != nil {
+		return nil, err
+	}
+	return c.a, nil
+}
+
+// actionCompiler compiles one action, part by part.
+type actionCompiler struct {
+	voc  *predicates.Vocabulary
+	opts ActionOptions
+	a    *Action
+	// updated names the predicates with an update formula so far;
+	// explicit are the formulas the program wrote.
+	updated  map[string]bool
+	explicit []predicates.Update
+}
+
+// restrict is f as the options rewrite it (nil stays nil).
+func (c *actionCompiler) restrict(f logic.Formula) logic.Formula {
+	if f == nil || c.opts.Restrict == nil {
+		return f
+	}
+	return c.opts.Restrict(f)
+}
+
+func (c *actionCompiler) wrap(what string, err error) error {
+	return fmt.Errorf("action %s: %s: %w", c.a.src.Title, what, err)
+}
+
+// compile compiles f, rewritten, over vars.
+func (c *actionCompiler) compile(f logic.Formula, vars []logic.Var, what string) (*tvl.Compiled, error) {
+	k, err := tvl.Compile(c.restrict(f), c.voc.Tvl(), vars)
+	if err != nil {
+		return nil, c.wrap(what, err)
+	}
+	return k, nil
+}
+
+func (c *actionCompiler) focus() error {
+	for _, f := range c.a.src.Focus {
+		fo, err := NewFocuser(c.voc.Tvl(), f)
 		if err != nil {
-			return nil, wrap("focus formula "+logic.String(f), err)
+			return c.wrap("focus formula "+logic.String(f), err)
 		}
-		a.focus = append(a.focus, fo)
+		c.a.focus = append(c.a.focus, fo)
 	}
-	if act.Precondition != nil {
-		a.preVars = logic.FreeVars(act.Precondition)
-		c, err := tvl.Compile(rel(act.Precondition), tv, a.preVars)
-		if err != nil {
-			return nil, wrap("precondition", err)
+	return nil
+}
+
+func (c *actionCompiler) precondition() error {
+	pre := c.a.src.Precondition
+	if pre == nil {
+		return nil
+	}
+	c.a.preVars = logic.FreeVars(pre)
+	k, err := c.compile(pre, c.a.preVars, "precondition")
+	c.a.pre = k
+	return err
+}
+
+// withPre lists the precondition's variables, then f's others, and how
+// many those are.
+func (c *actionCompiler) withPre(f logic.Formula) ([]logic.Var, int) {
+	vars := append([]logic.Var(nil), c.a.preVars...)
+	own := 0
+	for _, v := range logic.FreeVars(f) {
+		if !containsVar(vars, v) {
+			vars = append(vars, v)
+			own++
 		}
-		a.pre = c
 	}
-	withPre := func(f logic.Formula) ([]logic.Var, int) {
-		vars := append([]logic.Var(nil), a.preVars...)
-		own := 0
-		for _, v := range logic.FreeVars(f) {
-			if !containsVar(vars, v) {
-				vars = append(vars, v)
-				own++
-			}
-		}
-		return vars, own
-	}
-	msgs := func(ms []model.Message) ([]compiledMessage, error) {
+	return vars, own
+}
+
+func (c *actionCompiler) messages() error {
+	compile := func(ms []model.Message) ([]compiledMessage, error) {
 		var out []compiledMessage
 		for _, m := range ms {
-			vars, own := withPre(m.Formula)
-			c, err := tvl.Compile(rel(m.Formula), tv, vars)
+			vars, own := c.withPre(m.Formula)
+			k, err := c.compile(m.Formula, vars, "message "+m.Text)
 			if err != nil {
-				return nil, wrap("message "+m.Text, err)
+				return nil, err
 			}
-			out = append(out, compiledMessage{src: m, eval: c, own: own})
+			out = append(out, compiledMessage{src: m, eval: k, own: own})
 		}
 		return out, nil
 	}
 	var err error
-	if a.preMsgs, err = msgs(act.PreMessages); err != nil {
-		return nil, err
+	if c.a.preMsgs, err = compile(c.a.src.PreMessages); err != nil {
+		return err
 	}
-	if a.postMsgs, err = msgs(act.PostMessages); err != nil {
-		return nil, err
-	}
+	c.a.postMsgs, err = compile(c.a.src.PostMessages)
+	return err
+}
+
+// creators compiles the %new, %clone and %retain formulas: read per
+// individual, after the precondition's variables.
+func (c *actionCompiler) creators() error {
 	unary := func(f logic.Formula, what string) (*tvl.Compiled, error) {
 		if f == nil {
 			return nil, nil
 		}
-		vars, own := withPre(f)
+		vars, own := c.withPre(f)
 		if own == 0 {
 			// A closed formula: give it a dummy variable so that it is
 			// read per individual like the others.
 			vars = append(vars, "$individual")
 		}
-		c, err := tvl.Compile(rel(f), tv, vars)
-		if err != nil {
-			return nil, wrap(what, err)
+		return c.compile(f, vars, what)
+	}
+	var err error
+	if c.a.newF, err = unary(c.a.src.NewFormula, "%new formula"); err != nil {
+		return err
+	}
+	if c.a.cloneF, err = unary(c.a.src.CloneFormula, "%clone formula"); err != nil {
+		return err
+	}
+	c.a.retain, err = unary(c.a.src.Retain, "%retain formula")
+	return err
+}
+
+// addUpdate compiles an update formula of p over args, then the
+// precondition's variables it does not shadow.
+func (c *actionCompiler) addUpdate(p *predicates.Predicate, args []logic.Var, f logic.Formula) error {
+	vars := append([]logic.Var(nil), args...)
+	var from []int
+	for i, v := range c.a.preVars {
+		if !containsVar(vars, v) {
+			vars = append(vars, v)
+			from = append(from, i)
 		}
-		return c, nil
 	}
-	if a.newF, err = unary(act.NewFormula, "%new formula"); err != nil {
-		return nil, err
+	f = c.restrict(f)
+	k, err := tvl.Compile(f, c.voc.Tvl(), vars)
+	if err != nil {
+		return c.wrap("update of "+p.Name, err)
 	}
-	if a.cloneF, err = unary(act.CloneFormula, "%clone formula"); err != nil {
-		return nil, err
-	}
-	if a.retain, err = unary(act.Retain, "%retain formula"); err != nil {
-		return nil, err
-	}
-	updated := map[string]bool{}
-	var explicit []predicates.Update
-	addUpdate := func(p *predicates.Predicate, args []logic.Var, f logic.Formula) error {
-		vars := append([]logic.Var(nil), args...)
-		var from []int
-		for i, v := range a.preVars {
-			if !containsVar(vars, v) {
-				vars = append(vars, v)
-				from = append(from, i)
-			}
-		}
-		f = rel(f)
-		c, err := tvl.Compile(f, tv, vars)
-		if err != nil {
-			return wrap("update of "+p.Name, err)
-		}
-		where := (&coverAnalysis{voc: tv, pred: p.Pred, args: args}).changes(f)
-		a.updates = append(a.updates, compiledUpdate{pred: p.Pred, eval: c, fromBinding: from, where: where})
-		updated[p.Name] = true
-		a.changes = append(a.changes, p.Pred)
-		return nil
-	}
-	for _, u := range act.Updates {
-		if u.Auto && opts.Differencing {
+	where := (&coverAnalysis{voc: c.voc.Tvl(), pred: p.Pred, args: args}).changes(f)
+	c.a.updates = append(c.a.updates, compiledUpdate{pred: p.Pred, eval: k, fromBinding: from, where: where})
+	c.updated[p.Name] = true
+	c.a.changes = append(c.a.changes, p.Pred)
+	return nil
+}
+
+// writtenUpdates compiles the update formulas the program wrote (but
+// those it leaves to differencing, "auto").
+func (c *actionCompiler) writtenUpdates() error {
+	for _, u := range c.a.src.Updates {
+		if u.Auto && c.opts.Differencing {
 			// auto: the tool derives this predicate's formula.
 			continue
 		}
-		if err := addUpdate(u.Pred, u.Args, u.Formula); err != nil {
-			return nil, err
+		if err := c.addUpdate(u.Pred, u.Args, u.Formula); err != nil {
+			return err
 		}
-		explicit = append(explicit, predicates.Update{Pred: u.Pred, Args: u.Args, Formula: u.Formula})
+		c.explicit = append(c.explicit, predicates.Update{Pred: u.Pred, Args: u.Args, Formula: u.Formula})
 	}
-	universeChanges := act.New || act.Clone || act.Retain != nil
-	if universeChanges {
-		a.changes = append(a.changes, tv.Summary(), a.isNew, a.instance)
-	}
-	if !opts.Differencing {
-		// As in TVLA without differencing: a predicate without an update
-		// formula keeps its value.
-		return a, nil
-	}
-	// Finite differencing gives every instrumentation predicate the action
-	// may change an update formula over the state before it. With %new,
-	// that state includes the new individuals, whose instrumentation values
-	// come from the definitions first. Like TVLA, it treats %retain and
-	// %clone as if the individuals they remove or copy did not change the
-	// instrumentation values of the others (TVLA warns about such
-	// actions; so does the loader's user, through Warnings).
-	d := predicates.NewDifferencer(voc, explicit)
-	for _, p := range voc.DependencyOrder() {
-		if act.New {
-			c, err := tvl.Compile(rel(p.Def), tv, p.Params)
+	return nil
+}
+
+// derivedUpdates gives, by finite differencing, every instrumentation
+// predicate the action may change an update formula over the state before
+// it. With %new, that state includes the new individuals, whose
+// instrumentation values come from the definitions first. Like TVLA, it
+// treats %retain and %clone as if the individuals they remove or copy did
+// not change the instrumentation values of the others (TVLA warns about
+// such actions; so does the loader's user, through Warnings).
+func (c *actionCompiler) derivedUpdates() error {
+	d := predicates.NewDifferencer(c.voc, c.explicit)
+	for _, p := range c.voc.DependencyOrder() {
+		if c.a.src.New {
+			k, err := c.compile(p.Def, p.Params, "definition of "+p.Name)
 			if err != nil {
-				return nil, wrap("definition of "+p.Name, err)
+				return err
 			}
-			a.initNew = append(a.initNew, newInit{pred: p.Pred, def: c, neutral: predicates.NeutralToNewIndividuals(p.Def)})
+			c.a.initNew = append(c.a.initNew, newInit{pred: p.Pred, def: k, neutral: predicates.NeutralToNewIndividuals(p.Def)})
 		}
-		if updated[p.Name] {
+		if c.updated[p.Name] {
 			continue
 		}
 		if f := d.Derive(p); f != nil {
-			if err := addUpdate(p, p.Params, f); err != nil {
-				return nil, err
+			if err := c.addUpdate(p, p.Params, f); err != nil {
+				return err
 			}
-			a.derivedFormulas = append(a.derivedFormulas, predicates.Update{Pred: p, Args: p.Params, Formula: f})
+			c.a.derivedFormulas = append(c.a.derivedFormulas, predicates.Update{Pred: p, Args: p.Params, Formula: f})
 		}
 	}
-	return a, nil
+	return nil
 }
 
 // DerivedUpdates lists the update formulas finite differencing gave the

@@ -90,6 +90,7 @@ type constraintScratch struct {
 	bound [][]*tvl.Bound
 	asg   []int
 	hargs []int
+	run   constraintRun
 }
 
 // Fork returns a Coercer with the same constraints and its own evaluation
@@ -128,7 +129,6 @@ func (c *Coercer) Len() int { return len(c.cons) }
 
 func compileConstraint(voc *tvl.Vocabulary, src predicates.Constraint) (*constraint, error) {
 	k := &constraint{src: src, definition: src.Definition}
-	conjs := bodyConjuncts(src.Body, src.Vars)
 	// A head !p(args) holds wherever p is 0, so only the tuples where p is
 	// not 0 need a look: binding the head's variables early lets them come
 	// from p's non-zero tuples.
@@ -138,43 +138,70 @@ func compileConstraint(voc *tvl.Vocabulary, src predicates.Constraint) (*constra
 			negHead = a
 		}
 	}
-	k.loop = loopOrder(conjs, negHead, src.Vars)
-	k.conjInfo = conjunctInfos(voc, conjs, k.loop)
-	level := func(vs []logic.Var) int {
-		l := -1
-		for _, v := range vs {
-			for i, w := range k.loop {
-				if w == v && i > l {
-					l = i
-				}
+	if err := k.compileBody(voc, negHead); err != nil {
+		return nil, err
+	}
+	if err := k.compileHead(voc); err != nil {
+		return nil, err
+	}
+	k.compileReads(voc)
+	if !wordParallelOff {
+		k.word = compileWordConstraint(voc, k)
+	}
+	return k, nil
+}
+
+// level is the loop level at which all of vs are bound (-1 for none).
+func (k *constraint) level(vs []logic.Var) int {
+	l := -1
+	for _, v := range vs {
+		for i, w := range k.loop {
+			if w == v && i > l {
+				l = i
 			}
 		}
-		return l
 	}
+	return l
+}
+
+// compileBody orders the loop and places each conjunct of the body at
+// the level that binds its last variable, with the generator of
+// candidates at each level.
+func (k *constraint) compileBody(voc *tvl.Vocabulary, negHead *logic.Atom) error {
+	src := k.src
+	conjs := bodyConjuncts(src.Body, src.Vars)
+	k.loop = loopOrder(conjs, negHead, src.Vars)
+	k.conjInfo = conjunctInfos(voc, conjs, k.loop)
 	k.checks = make([][]*tvl.Compiled, len(k.loop))
 	k.gens = make([]generator, len(k.loop))
 	for _, c := range conjs {
 		comp, err := tvl.Compile(c, voc, k.loop)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		l := level(logic.FreeVars(c))
+		l := k.level(logic.FreeVars(c))
 		if l < 0 {
 			k.pre = append(k.pre, comp)
 			continue
 		}
 		k.checks[l] = append(k.checks[l], comp)
 		if k.gens[l].kind == genAll {
-			k.gens[l] = generatorFor(voc, c, k.loop, l, level)
+			k.gens[l] = generatorFor(voc, c, k.loop, l, k.level)
 		}
 	}
 	if negHead != nil {
 		for l := range k.loop {
 			if k.gens[l].kind == genAll {
-				k.gens[l] = generatorFor(voc, negHead, k.loop, l, level)
+				k.gens[l] = generatorFor(voc, negHead, k.loop, l, k.level)
 			}
 		}
 	}
+	return nil
+}
+
+// compileHead reads what the head demands, and the level after which its
+// variables are bound.
+func (k *constraint) compileHead(voc *tvl.Vocabulary) error {
 	slot := func(v logic.Var) int {
 		for i, w := range k.loop {
 			if w == v {
@@ -183,7 +210,7 @@ func compileConstraint(voc *tvl.Vocabulary, src predicates.Constraint) (*constra
 		}
 		return -1
 	}
-	head := src.Head
+	head := k.src.Head
 	neg := false
 	if n, ok := head.(*logic.Not); ok {
 		head, neg = n.Sub, true
@@ -192,10 +219,10 @@ func compileConstraint(voc *tvl.Vocabulary, src predicates.Constraint) (*constra
 	case *logic.Atom:
 		k.pred = voc.Lookup(h.Pred)
 		if k.pred == nil {
-			return nil, fmt.Errorf("undeclared predicate %s", h.Pred)
+			return fmt.Errorf("undeclared predicate %s", h.Pred)
 		}
 		if k.pred.Arity != len(h.Args) {
-			return nil, fmt.Errorf("predicate %s has arity %d, head gives %d arguments", h.Pred, k.pred.Arity, len(h.Args))
+			return fmt.Errorf("predicate %s has arity %d, head gives %d arguments", h.Pred, k.pred.Arity, len(h.Args))
 		}
 		for _, v := range h.Args {
 			k.args = append(k.args, slot(v))
@@ -222,17 +249,23 @@ func compileConstraint(voc *tvl.Vocabulary, src predicates.Constraint) (*constra
 		case logic.True:
 			k.kind = headTrue
 		default:
-			return nil, fmt.Errorf("a head cannot be 1/2")
+			return fmt.Errorf("a head cannot be 1/2")
 		}
 	default:
-		return nil, fmt.Errorf("head %s is not a literal", logic.String(src.Head))
+		return fmt.Errorf("head %s is not a literal", logic.String(k.src.Head))
 	}
 	k.headLevel = -1
 	for _, a := range k.args {
 		k.headLevel = max(k.headLevel, a)
 	}
-	// What the constraint reads decides when it is checked again: the
-	// body as written, without the guards of a relativized one.
+	return nil
+}
+
+// compileReads records what the constraint reads, which decides when it
+// is checked again: the body as written, without the guards of a
+// relativized one.
+func (k *constraint) compileReads(voc *tvl.Vocabulary) {
+	src := k.src
 	read := src.Body
 	if src.Plain != nil {
 		read = src.Plain
@@ -255,10 +288,6 @@ func compileConstraint(voc *tvl.Vocabulary, src predicates.Constraint) (*constra
 		}
 		return k.simple
 	})
-	if !wordParallelOff {
-		k.word = compileWordConstraint(voc, k)
-	}
-	return k, nil
 }
 
 // wordParallelOff turns the word-parallel constraints off (the
@@ -391,6 +420,28 @@ func (c *Coercer) apply(s *tvl.Structure, idx int, k *constraint, touched predSe
 	if k.word != nil {
 		return k.word.apply(c, s, k, touched, res, d)
 	}
+	sc := c.bindScratch(s, idx, k)
+	clear(sc.asg)
+	for _, p := range sc.pre {
+		if p.Eval(sc.asg...) != logic.True {
+			return true
+		}
+	}
+	r := &sc.run
+	*r = constraintRun{c: c, k: k, s: s, touched: touched, res: res, d: d,
+		checks: sc.bound, asg: sc.asg, args: sc.hargs, ok: true}
+	ok := true
+	if r.k.headLevel >= 0 || !r.satisfied() {
+		r.run(0)
+		ok = r.ok
+	}
+	*r = constraintRun{} // hold on to no structure between applications
+	return ok
+}
+
+// bindScratch returns constraint idx's evaluation state bound to s: made
+// on first use, rebound after.
+func (c *Coercer) bindScratch(s *tvl.Structure, idx int, k *constraint) *constraintScratch {
 	sc := c.scratch[idx]
 	if sc == nil {
 		sc = &constraintScratch{bound: make([][]*tvl.Bound, len(k.checks)),
@@ -404,149 +455,165 @@ func (c *Coercer) apply(s *tvl.Structure, idx int, k *constraint, touched predSe
 			}
 		}
 		c.scratch[idx] = sc
-	} else {
-		for _, b := range sc.pre {
+		return sc
+	}
+	for _, b := range sc.pre {
+		b.Rebind(s)
+	}
+	for _, bs := range sc.bound {
+		for _, b := range bs {
 			b.Rebind(s)
 		}
-		for _, bs := range sc.bound {
-			for _, b := range bs {
-				b.Rebind(s)
-			}
+	}
+	return sc
+}
+
+// constraintRun is one application of a constraint to a structure: the
+// nested loop over assignments (bound level by level, each conjunct
+// checked as soon as its variables are), and the head enforced on the
+// assignments that make the body 1. It lives in the constraint's scratch,
+// so an application allocates nothing.
+type constraintRun struct {
+	c       *Coercer
+	k       *constraint
+	s       *tvl.Structure
+	touched predSet
+	res     *CoerceResult
+	d       *Delta
+	checks  [][]*tvl.Bound
+	asg     []int
+	args    []int
+	// ok turns false when the structure is found inconsistent.
+	ok bool
+}
+
+// run binds the variables from level on, and enforces the head on every
+// complete assignment that makes the body 1.
+func (r *constraintRun) run(level int) {
+	if level == len(r.asg) {
+		r.enforce()
+		return
+	}
+	g := r.k.gens[level]
+	switch g.kind {
+	case genUnary:
+		r.s.NonZeroUnary(g.index, func(u int) bool { return r.try(level, u) })
+	case genRow:
+		r.s.NonZeroRow(g.index, r.asg[g.other], func(u int) bool { return r.try(level, u) })
+	case genColumn:
+		r.s.NonZeroColumn(g.index, r.asg[g.other], func(u int) bool { return r.try(level, u) })
+	default:
+		for u := 0; u < r.s.Size() && r.ok; u++ {
+			r.try(level, u)
 		}
 	}
-	clear(sc.asg)
-	for _, p := range sc.pre {
-		if p.Eval(sc.asg...) != logic.True {
-			return true
+}
+
+// try binds level's variable to u and goes on unless a conjunct or the
+// head already decides; it reports whether the loop should go on.
+func (r *constraintRun) try(level, u int) bool {
+	r.asg[level] = u
+	for _, b := range r.checks[level] {
+		if b.Eval(r.asg...) != logic.True {
+			return r.ok
 		}
 	}
-	checks := sc.bound
-	reset := func() {
-		for _, bs := range checks {
-			for _, b := range bs {
-				b.Reset()
-			}
-		}
+	if level == r.k.headLevel && r.satisfied() {
+		return r.ok
 	}
-	asg, args := sc.asg, sc.hargs
-	clear(asg)
-	n := s.Size()
-	ok := true
-	// satisfied reports whether the head already holds, so that the
-	// assignment needs no further look.
-	satisfied := func() bool {
-		for i, a := range k.args {
-			args[i] = asg[a]
-		}
-		switch k.kind {
-		case headAtom:
-			return s.Get(k.pred, args...) == logic.True
-		case headNotAtom:
-			return s.Get(k.pred, args...) == logic.False
-		case headEq:
-			return args[0] == args[1] && !s.IsSummary(args[0])
-		case headNeq:
-			return args[0] != args[1]
-		}
-		return false
+	r.run(level + 1)
+	return r.ok
+}
+
+// headArgs fills args with the head's individuals under asg.
+func (r *constraintRun) headArgs() {
+	for i, a := range r.k.args {
+		r.args[i] = r.asg[a]
 	}
-	sm := c.voc.Summary()
-	enforce := func() {
-		if d != nil && !k.touches(asg, d, sm) {
-			return
-		}
-		for i, a := range k.args {
-			args[i] = asg[a]
-		}
-		switch k.kind {
-		case headFalse:
-			ok = false
-		case headAtom, headNotAtom:
-			want := logic.True
-			if k.kind == headNotAtom {
-				want = logic.False
-			}
-			switch cur := s.Get(k.pred, args...); {
-			case cur == want:
-			case cur == logic.Unknown:
-				s.Set(k.pred, want, args...)
-				touched[k.pred.ID] = true
-				if d != nil {
-					d.AddTuple(k.pred, args)
-				}
-				res.Breaches++
-				if c.Trace != nil {
-					c.Trace(k.src.String()+" ("+k.src.Origin+")", fmt.Sprintf("%s%v := %v", k.pred.Name, args, want))
-				}
-				reset()
-			default:
-				ok = false
-			}
-		case headEq:
-			u, w := args[0], args[1]
-			switch {
-			case u != w:
-				ok = false
-			case s.IsSummary(u):
-				s.SetSummary(u, false)
-				touched[c.voc.Summary().ID] = true
-				if d != nil {
-					d.AddTuple(c.voc.Summary(), []int{u})
-				}
-				res.Breaches++
-				if c.Trace != nil {
-					c.Trace(k.src.String()+" ("+k.src.Origin+")", fmt.Sprintf("u%d made non-summary", u))
-				}
-				reset()
-			}
-		case headNeq:
-			if args[0] == args[1] {
-				ok = false
-			}
-		}
-		if !ok {
-			res.Breaches++
-			res.Violated = k.src.String() + " (" + k.src.Origin + ")"
-		}
+}
+
+// satisfied reports whether the head already holds, so that the
+// assignment needs no further look.
+func (r *constraintRun) satisfied() bool {
+	r.headArgs()
+	args, s := r.args, r.s
+	switch r.k.kind {
+	case headAtom:
+		return s.Get(r.k.pred, args...) == logic.True
+	case headNotAtom:
+		return s.Get(r.k.pred, args...) == logic.False
+	case headEq:
+		return args[0] == args[1] && !s.IsSummary(args[0])
+	case headNeq:
+		return args[0] != args[1]
 	}
-	if k.headLevel < 0 && satisfied() {
-		return true
+	return false
+}
+
+// enforce makes the head hold on a complete assignment whose body is 1:
+// sharpens a 1/2, or finds the structure inconsistent.
+func (r *constraintRun) enforce() {
+	k := r.k
+	if r.d != nil && !k.touches(r.asg, r.d, r.c.voc.Summary()) {
+		return
 	}
-	var run func(level int)
-	try := func(level, u int) bool {
-		asg[level] = u
-		for _, b := range checks[level] {
-			if b.Eval(asg...) != logic.True {
-				return ok
-			}
+	r.headArgs()
+	args := r.args
+	switch k.kind {
+	case headFalse:
+		r.ok = false
+	case headAtom, headNotAtom:
+		want := logic.True
+		if k.kind == headNotAtom {
+			want = logic.False
 		}
-		if level == k.headLevel && satisfied() {
-			return ok
-		}
-		run(level + 1)
-		return ok
-	}
-	run = func(level int) {
-		if level == len(asg) {
-			enforce()
-			return
-		}
-		g := k.gens[level]
-		switch g.kind {
-		case genUnary:
-			s.NonZeroUnary(g.index, func(u int) bool { return try(level, u) })
-		case genRow:
-			s.NonZeroRow(g.index, asg[g.other], func(u int) bool { return try(level, u) })
-		case genColumn:
-			s.NonZeroColumn(g.index, asg[g.other], func(u int) bool { return try(level, u) })
+		switch cur := r.s.Get(k.pred, args...); {
+		case cur == want:
+		case cur == logic.Unknown:
+			r.sharpen(k.pred, args, func() { r.s.Set(k.pred, want, args...) },
+				func() string { return fmt.Sprintf("%s%v := %v", k.pred.Name, args, want) })
 		default:
-			for u := 0; u < n && ok; u++ {
-				try(level, u)
-			}
+			r.ok = false
+		}
+	case headEq:
+		u, w := args[0], args[1]
+		switch {
+		case u != w:
+			r.ok = false
+		case r.s.IsSummary(u):
+			sm := r.c.voc.Summary()
+			r.sharpen(sm, []int{u}, func() { r.s.SetSummary(u, false) },
+				func() string { return fmt.Sprintf("u%d made non-summary", u) })
+		}
+	case headNeq:
+		if args[0] == args[1] {
+			r.ok = false
 		}
 	}
-	run(0)
-	return ok
+	if !r.ok {
+		r.res.Breaches++
+		r.res.Violated = k.src.String() + " (" + k.src.Origin + ")"
+	}
+}
+
+// sharpen applies one sharpening of p's tuple args (set), records it,
+// and starts the conjuncts' evaluation afresh, since the structure
+// changed under them.
+func (r *constraintRun) sharpen(p *tvl.Pred, args []int, set func(), what func() string) {
+	set()
+	r.touched[p.ID] = true
+	if r.d != nil {
+		r.d.AddTuple(p, args)
+	}
+	r.res.Breaches++
+	if r.c.Trace != nil {
+		r.c.Trace(r.k.src.String()+" ("+r.k.src.Origin+")", what())
+	}
+	for _, bs := range r.checks {
+		for _, b := range bs {
+			b.Reset()
+		}
+	}
 }
 
 // generator says where a loop level's candidate values come from.
