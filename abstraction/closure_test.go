@@ -4,6 +4,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/tvla-go/tvla/internal/testload"
 	"github.com/tvla-go/tvla/logic"
 	"github.com/tvla-go/tvla/predicates"
 	"github.com/tvla-go/tvla/tvp"
@@ -39,7 +40,7 @@ const closureInput = `
 `
 
 func TestClosureModes(t *testing.T) {
-	prog := loadText(t, closureProgram)
+	prog := testload.Text(t, closureProgram)
 	voc := prog.Vocabulary
 	n, m := voc.Lookup("n").Pred, voc.Lookup("m").Pred
 	for _, c := range []struct {
@@ -91,7 +92,7 @@ func TestParseClosure(t *testing.T) {
 // head's m is the body's, so from d(a, c) and !d(a, b) Coerce concludes
 // !d(c, b), and keeps the structure.
 func TestRuleHeadSharesBodyVariable(t *testing.T) {
-	prog := loadText(t, `
+	prog := testload.Text(t, `
 %p d(v1, v2)
 %r E(m) (d(v1, m) & !d(v1, v2)) ==> !d(m, v2)
 %%

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tvla-go/tvla/internal/testload"
 	"github.com/tvla-go/tvla/logic"
 	"github.com/tvla-go/tvla/predicates"
 	"github.com/tvla-go/tvla/tvl"
@@ -71,7 +72,7 @@ func describe(s *tvl.Structure) string {
 
 func walkFocus(t *testing.T, which int, s *tvl.Structure) []string {
 	t.Helper()
-	prog := loadText(t, indProgram)
+	prog := testload.Text(t, indProgram)
 	act, err := CompileAction(prog.Vocabulary, prog.Edges[which].Action, ActionOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -93,7 +94,7 @@ func walkFocus(t *testing.T, which int, s *tvl.Structure) []string {
 // exist, with the given values.
 func build(t *testing.T, set func(s *tvl.Structure, ind map[string]int)) *tvl.Structure {
 	t.Helper()
-	prog := loadText(t, indProgram)
+	prog := testload.Text(t, indProgram)
 	voc := prog.Vocabulary.Tvl()
 	s := tvl.New(voc)
 	ind := map[string]int{}
@@ -166,7 +167,7 @@ func TestWalkingFocusConjunctionPerAssignment(t *testing.T) {
 // Coerce under this join looks only at the assignments that involve a
 // changed tuple: a violation elsewhere stays (TVLA 3 keeps it too).
 func TestCoerceDeltaLooksOnlyAtChangedTuples(t *testing.T) {
-	prog := loadText(t, "%p t(v) unique\n%p m(v)\n%%\n%%\n")
+	prog := testload.Text(t, "%p t(v) unique\n%p m(v)\n%%\n%%\n")
 	voc := prog.Vocabulary.Tvl()
 	tp, m, inac := voc.Lookup("t"), voc.Lookup("m"), voc.Lookup(predicates.InacName)
 	c, err := NewCoercer(voc, predicates.Relativize(predicates.Constraints(prog.Vocabulary), predicates.InacName))

@@ -3,11 +3,10 @@ package abstraction
 import (
 	"testing"
 
+	"github.com/tvla-go/tvla/internal/testload"
 	"github.com/tvla-go/tvla/logic"
-	"github.com/tvla-go/tvla/model"
 	"github.com/tvla-go/tvla/predicates"
 	"github.com/tvla-go/tvla/tvl"
-	"github.com/tvla-go/tvla/tvp"
 )
 
 // advance is the transition x := x.next of the thesis' §4.3.4, with its
@@ -29,15 +28,6 @@ const advance = `
 %%
 L1 Advance() L2
 `
-
-func loadText(t *testing.T, text string) *model.Program {
-	t.Helper()
-	prog, err := tvp.ParseProgram("test.tvp", tvp.NewPlainSource("test.tvp", text))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return prog
-}
 
 type thesisPreds struct {
 	x, next, circ, reach *tvl.Pred
@@ -74,7 +64,7 @@ func expectSummary(t *testing.T, s *tvl.Structure, what string, want ...bool) {
 // S2; Update gives S4 and S5 with the values in the text; Coerce and Blur
 // change neither.
 func TestThesisWorkedExample(t *testing.T) {
-	prog := loadText(t, advance)
+	prog := testload.Text(t, advance)
 	voc := prog.Vocabulary
 	p := lookupThesis(voc)
 	const U, T, F = logic.Unknown, logic.True, logic.False

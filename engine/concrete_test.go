@@ -6,10 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tvla-go/tvla/internal/testload"
 	"github.com/tvla-go/tvla/logic"
-	"github.com/tvla-go/tvla/model"
 	"github.com/tvla-go/tvla/tvl"
-	"github.com/tvla-go/tvla/tvp"
 )
 
 // loadSLL loads a bundled list program and its inputs.
@@ -20,25 +19,8 @@ func loadSLL(t *testing.T, name string, defines ...string) (*Engine, []*tvl.Stru
 
 func loadSLLWith(t *testing.T, name string, opts Options, defines ...string) (*Engine, []*tvl.Structure) {
 	t.Helper()
-	cfg := tvp.LoadConfig{Defines: map[string]string{}}
-	for _, d := range defines {
-		cfg.Defines[d] = "1"
-	}
 	path := filepath.Join("..", "programs", "sll", name+".tvp")
-	prog, _, err := tvp.LoadProgram(path, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	locs, err := tvp.LoadTVS(strings.TrimSuffix(path, ".tvp")+".tvs", prog.Vocabulary.Tvl(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var inputs []*tvl.Structure
-	for _, l := range locs {
-		for _, s := range l.Structures {
-			inputs = append(inputs, s.Structure)
-		}
-	}
+	prog, inputs := testload.Program(t, path, testload.Defines(defines...))
 	e, err := New(prog, opts)
 	if err != nil {
 		t.Fatal(err)
@@ -247,7 +229,7 @@ func (e errString) Error() string { return string(e) }
 // update of x = x->nxt made to keep x's old node, the concrete run raises
 // a concrete check message at the Load.
 func TestConcreteChecksUpdatesAgainstDefinitions(t *testing.T) {
-	prog := loadText(t, `
+	prog := testload.Text(t, `
 %p x(v) unique pointer
 %p nxt(v1, v2) function acyclic
 %i reach[x](v) = E(a) x(a) & nxt*(a, v)
@@ -300,7 +282,7 @@ L1 Load() L2
 // is marked" is broken by Mark; Flip's choice of f then gives both
 // successors instead of none.
 func TestConcreteChoiceIgnoresRulesTheStateBreaks(t *testing.T) {
-	prog := loadText(t, `
+	prog := testload.Text(t, `
 %p m(v)
 %p f(v)
 %r m(v) ==> 0
@@ -338,14 +320,4 @@ L2 Flip() L3
 	if l2 := res.Location("L2"); len(l2.Messages) != 0 {
 		t.Errorf("messages at L2 %+v", l2.Messages)
 	}
-}
-
-// loadText parses a program given as text.
-func loadText(t *testing.T, text string) *model.Program {
-	t.Helper()
-	prog, err := tvp.ParseProgram("test.tvp", tvp.NewPlainSource("test.tvp", text))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return prog
 }

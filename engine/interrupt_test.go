@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tvla-go/tvla/internal/testload"
 	"github.com/tvla-go/tvla/tvl"
 	"github.com/tvla-go/tvla/tvp"
 )
@@ -30,7 +31,7 @@ func TestInterruptStopsALongFocus(t *testing.T) {
 		}
 	}
 	prog.WriteString("%p n(v1, v2)\n%p m(v1, v2)\n%%\n%action Look() {\n  %f { n(v1, v2) & m(v2, v1) }\n  %p E(v1, v2) n(v1, v2)\n}\n%%\nL1 Look() L2\n")
-	p := loadText(t, prog.String())
+	p := testload.Text(t, prog.String())
 	var names []string
 	for i := range k {
 		names = append(names, fmt.Sprintf("u%d", i))

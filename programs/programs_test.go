@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/tvla-go/tvla/engine"
+	"github.com/tvla-go/tvla/internal/testload"
 	"github.com/tvla-go/tvla/tvl"
 	"github.com/tvla-go/tvla/tvp"
 )
@@ -26,29 +27,7 @@ func run(t testing.TB, program string, defines ...string) *engine.Result {
 // stop at a constraint breached after an update) are set.
 func runWith(t testing.TB, program string, opts engine.Options, defines ...string) *engine.Result {
 	t.Helper()
-	cfg := tvp.LoadConfig{Defines: map[string]string{}}
-	for _, d := range defines {
-		name, value, ok := strings.Cut(d, "=")
-		if !ok {
-			value = "1"
-		}
-		cfg.Defines[name] = value
-	}
-	prog, _, err := tvp.LoadProgram(program, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	input := strings.TrimSuffix(program, filepath.Ext(program)) + ".tvs"
-	locs, err := tvp.LoadTVS(input, prog.Vocabulary.Tvl(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var inputs []*tvl.Structure
-	for _, l := range locs {
-		for _, s := range l.Structures {
-			inputs = append(inputs, s.Structure)
-		}
-	}
+	prog, inputs := testload.Program(t, program, testload.Defines(defines...))
 	opts.Differencing, opts.BreakIfCoerceAfterUpdateFailed = true, true
 	e, err := engine.New(prog, opts)
 	if err != nil {

@@ -7,10 +7,9 @@ import (
 	"testing"
 
 	"github.com/tvla-go/tvla/engine"
+	"github.com/tvla-go/tvla/internal/testload"
 	"github.com/tvla-go/tvla/logic"
 	"github.com/tvla-go/tvla/soundness"
-	"github.com/tvla-go/tvla/tvl"
-	"github.com/tvla-go/tvla/tvp"
 )
 
 // embed loads a program and its PROGRAM.tvs and checks it with TVLA's
@@ -18,24 +17,7 @@ import (
 // at most 100 steps.
 func embed(t testing.TB, path string, defines ...string) *soundness.Outcome {
 	t.Helper()
-	cfg := tvp.LoadConfig{Defines: map[string]string{}}
-	for _, d := range defines {
-		cfg.Defines[d] = "1"
-	}
-	prog, _, err := tvp.LoadProgram(path, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	locs, err := tvp.LoadTVS(strings.TrimSuffix(path, ".tvp")+".tvs", prog.Vocabulary.Tvl(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var inputs []*tvl.Structure
-	for _, l := range locs {
-		for _, s := range l.Structures {
-			inputs = append(inputs, s.Structure)
-		}
-	}
+	prog, inputs := testload.Program(t, path, testload.Defines(defines...))
 	out, err := soundness.Embed(context.Background(), prog, inputs, soundness.EmbedOptions{
 		Abstract:   engine.Options{Differencing: true},
 		Concretize: engine.ConcretizeOptions{Copies: 3},
