@@ -1426,3 +1426,11 @@ func containsString(xs []string, x string) bool {
 	}
 	return false
 }
+
+// plural spells a count of things for a message: "1 argument", "2 arguments".
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
