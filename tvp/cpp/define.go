@@ -37,59 +37,78 @@ type macro struct {
 
 // define reads a #define from the cleaned range [a, end) of f.
 func (p *preproc) define(f *srcFile, a, end int, pos Pos) *Error {
-	s := f.clean
 	name, i, e := p.macroName(f, "#define", pos, a, end)
 	if e != nil {
 		return e
 	}
 	namePos := f.posAt(i - len(name))
 	m := &macro{name: name}
-	if i < end && s[i] == '(' {
+	// Only a '(' right after the name makes a function-like macro.
+	if i < end && f.clean[i] == '(' {
 		m.fn = true
-		i++
-		blank := func() {
-			for i < end && (isHSpace(s[i]) || s[i] == '\n') {
-				i++
-			}
-		}
-		blank()
-		if i < end && s[i] == ')' {
-			i++
-		} else {
-			for {
-				blank()
-				if strings.HasPrefix(s[i:end], "...") {
-					return errAt(f.posAt(i), "variadic macros are not supported")
-				}
-				if i >= end || !isIdentStart(s[i]) {
-					return errAt(f.posAt(min(i, end)), "expected a parameter name in the parameter list of macro %s", name)
-				}
-				b := i
-				for i < end && isIdentChar(s[i]) {
-					i++
-				}
-				pn := s[b:i]
-				if slices.Contains(m.params, pn) {
-					return errAt(f.posAt(b), "duplicate parameter %s of macro %s", pn, name)
-				}
-				m.params = append(m.params, pn)
-				blank()
-				if i < end && s[i] == ',' {
-					i++
-					continue
-				}
-				if i < end && s[i] == ')' {
-					i++
-					break
-				}
-				return errAt(f.posAt(min(i, end)), "missing ')' in the parameter list of macro %s", name)
-			}
+		if i, e = readParams(f, m, i+1, end); e != nil {
+			return e
 		}
 	}
+	if e := readBody(f, m, i, end, namePos); e != nil {
+		return e
+	}
+	m.canon = canonical(m)
+	if old := p.macros[name]; old != nil && old.canon != m.canon {
+		p.warn(namePos, "macro %s redefined", name)
+	}
+	p.macros[name] = m
+	return nil
+}
+
+// readParams reads the parameter list of m from i, just after its '(',
+// and returns where the list ends.
+func readParams(f *srcFile, m *macro, i, end int) (int, *Error) {
+	s := f.clean
+	blank := func() {
+		for i < end && (isHSpace(s[i]) || s[i] == '\n') {
+			i++
+		}
+	}
+	blank()
+	if i < end && s[i] == ')' {
+		return i + 1, nil
+	}
+	for {
+		blank()
+		if strings.HasPrefix(s[i:end], "...") {
+			return i, errAt(f.posAt(i), "variadic macros are not supported")
+		}
+		if i >= end || !isIdentStart(s[i]) {
+			return i, errAt(f.posAt(min(i, end)), "expected a parameter name in the parameter list of macro %s", m.name)
+		}
+		b := i
+		for i < end && isIdentChar(s[i]) {
+			i++
+		}
+		pn := s[b:i]
+		if slices.Contains(m.params, pn) {
+			return i, errAt(f.posAt(b), "duplicate parameter %s of macro %s", pn, m.name)
+		}
+		m.params = append(m.params, pn)
+		blank()
+		if i < end && s[i] == ',' {
+			i++
+			continue
+		}
+		if i < end && s[i] == ')' {
+			return i + 1, nil
+		}
+		return i, errAt(f.posAt(min(i, end)), "missing ')' in the parameter list of macro %s", m.name)
+	}
+}
+
+// readBody reads the body of m, the cleaned range [i, end) of f, into
+// items: blanks collapse to one space, and none is kept around '##' or at
+// either end.
+func readBody(f *srcFile, m *macro, i, end int, namePos Pos) *Error {
+	s := f.clean
 	var body []item
-	var canon strings.Builder
-	canon.WriteString(strings.Join(m.params, ","))
-	canon.WriteString(fmt.Sprint(m.fn, "\x00"))
 	var ts []tok
 	scanPP(s, i, end, false, true, func(k tkind, x, y int) {
 		ts = append(ts, tok{kind: k, text: s[x:y], off: int32(x)})
@@ -120,7 +139,7 @@ func (p *preproc) define(f *srcFile, a, end int, pos Pos) *Error {
 				pi = slices.Index(m.params, ts[k2].text)
 			}
 			if pi < 0 {
-				return errAt(f.posAt(int(t.off)), "'#' is not followed by a parameter of macro %s", name)
+				return errAt(f.posAt(int(t.off)), "'#' is not followed by a parameter of macro %s", m.name)
 			}
 			body = append(body, item{kind: itStr, param: pi})
 			k = k2
@@ -136,7 +155,17 @@ func (p *preproc) define(f *srcFile, a, end int, pos Pos) *Error {
 	if n := len(body); n > 0 && body[n-1].kind == itPaste {
 		return errAt(namePos, "'##' cannot appear at either end of a macro body")
 	}
-	for _, it := range body {
+	m.body = body
+	return nil
+}
+
+// canonical spells a definition so that two are equal exactly when a
+// redefinition changes nothing (and needs no warning).
+func canonical(m *macro) string {
+	var canon strings.Builder
+	canon.WriteString(strings.Join(m.params, ","))
+	canon.WriteString(fmt.Sprint(m.fn, "\x00"))
+	for _, it := range m.body {
 		switch it.kind {
 		case itTok:
 			canon.WriteString(it.text)
@@ -148,11 +177,5 @@ func (p *preproc) define(f *srcFile, a, end int, pos Pos) *Error {
 			canon.WriteString("\x00##")
 		}
 	}
-	m.body = body
-	m.canon = canon.String()
-	if old := p.macros[name]; old != nil && old.canon != m.canon {
-		p.warn(namePos, "macro %s redefined", name)
-	}
-	p.macros[name] = m
-	return nil
+	return canon.String()
 }

@@ -62,139 +62,176 @@ func (p *preproc) processFile(f *srcFile) *Error {
 	return nil
 }
 
-// directive handles the directive whose '#' is at hash and whose logical
-// line ends at end.
-func (p *preproc) directive(f *srcFile, hash, end int, conds *[]cond) *Error {
+// directiveLine is a directive as read from its logical line.
+type directiveLine struct {
+	f        *srcFile
+	pos      Pos    // of the '#'
+	name     string // the word after the '#'; "" for none
+	rest     int    // where the text after the name starts in f.clean
+	end      int    // where the logical line ends in f.clean
+	restText string // the text after the name on one line, trimmed
+}
+
+func readDirective(f *srcFile, hash, end int) directiveLine {
 	s := f.clean
-	pos := f.posAt(hash)
-	blank := func(i int) int {
-		for i < end && (isHSpace(s[i]) || s[i] == '\n') {
-			i++
-		}
-		return i
+	i := hash + 1
+	for i < end && (isHSpace(s[i]) || s[i] == '\n') {
+		i++
 	}
-	i := blank(hash + 1)
 	j := i
 	for j < end && isIdentChar(s[j]) {
 		j++
 	}
-	name := s[i:j]
-	rest := j
-	restText := strings.TrimSpace(strings.ReplaceAll(s[rest:end], "\n", " "))
-	active := len(*conds) == 0 || (*conds)[len(*conds)-1].active
-	top := func() *cond { return &(*conds)[len(*conds)-1] }
-	extra := func() {
-		if restText != "" {
-			p.warn(pos, "extra tokens after #%s", name)
-		}
+	return directiveLine{
+		f: f, pos: f.posAt(hash), name: s[i:j], rest: j, end: end,
+		restText: strings.TrimSpace(strings.ReplaceAll(s[j:end], "\n", " ")),
 	}
+}
 
-	if name == "elseif" {
-		if restText == "" {
-			name = "else"
+// directive handles the directive whose '#' is at hash and whose logical
+// line ends at end.
+func (p *preproc) directive(f *srcFile, hash, end int, conds *[]cond) *Error {
+	d := readDirective(f, hash, end)
+	if d.name == "elseif" {
+		if d.restText == "" {
+			d.name = "else"
 		} else {
-			p.warn(pos, "#elseif read as #elif (TVLA 3 reads #elseif as #else and ignores the expression)")
-			name = "elif"
+			p.warn(d.pos, "#elseif read as #elif (TVLA 3 reads #elseif as #else and ignores the expression)")
+			d.name = "elif"
 		}
 	}
-	switch name {
+	// The conditionals are read even in skipped text, to keep the nesting.
+	switch d.name {
 	case "if", "ifdef", "ifndef":
-		c := cond{pos: pos, name: "#" + name, outer: active}
-		if active {
-			var v bool
-			var e *Error
-			if name == "if" {
-				v, e = p.evalIf(f, "#if", pos, rest, end)
-			} else {
-				v, e = p.ifdef(f, name, pos, rest, end)
-			}
-			if e != nil {
-				return e
-			}
-			if name == "ifndef" {
-				v = !v
-			}
-			c.active, c.taken = v, v
-		}
-		*conds = append(*conds, c)
-		return nil
+		return p.openCond(d, conds)
 	case "elif":
-		if len(*conds) == 0 {
-			return errAt(pos, "#elif without #if")
+		return p.elif(d, *conds)
+	case "else":
+		return p.elseDirective(d, *conds)
+	case "endif":
+		return p.endif(d, conds)
+	}
+	if len(*conds) > 0 && !(*conds)[len(*conds)-1].active {
+		return nil
+	}
+	return p.command(d)
+}
+
+// warnExtra warns of text after a directive that takes none.
+func (p *preproc) warnExtra(d directiveLine) {
+	if d.restText != "" {
+		p.warn(d.pos, "extra tokens after #%s", d.name)
+	}
+}
+
+// openCond handles #if, #ifdef and #ifndef. In skipped text the condition
+// is not evaluated: the group only has to be closed.
+func (p *preproc) openCond(d directiveLine, conds *[]cond) *Error {
+	active := len(*conds) == 0 || (*conds)[len(*conds)-1].active
+	c := cond{pos: d.pos, name: "#" + d.name, outer: active}
+	if active {
+		var v bool
+		var e *Error
+		if d.name == "if" {
+			v, e = p.evalIf(d.f, "#if", d.pos, d.rest, d.end)
+		} else {
+			v, e = p.ifdef(d.f, d.name, d.pos, d.rest, d.end)
 		}
-		c := top()
-		if c.elseSeen {
-			return errAt(pos, "#elif after #else")
-		}
-		if !c.outer || c.taken {
-			c.active = false
-			return nil
-		}
-		v, e := p.evalIf(f, "#elif", pos, rest, end)
 		if e != nil {
 			return e
 		}
+		if d.name == "ifndef" {
+			v = !v
+		}
 		c.active, c.taken = v, v
-		return nil
-	case "else":
-		if len(*conds) == 0 {
-			return errAt(pos, "#else without #if")
-		}
-		c := top()
-		if c.elseSeen {
-			return errAt(pos, "#else after #else")
-		}
-		if c.outer {
-			extra()
-		}
-		c.elseSeen = true
-		c.active = c.outer && !c.taken
-		c.taken = true
-		return nil
-	case "endif":
-		if len(*conds) == 0 {
-			return errAt(pos, "#endif without #if")
-		}
-		if top().outer {
-			extra()
-		}
-		*conds = (*conds)[:len(*conds)-1]
+	}
+	*conds = append(*conds, c)
+	return nil
+}
+
+// elif handles #elif; its expression is evaluated only when no earlier
+// branch was taken.
+func (p *preproc) elif(d directiveLine, conds []cond) *Error {
+	if len(conds) == 0 {
+		return errAt(d.pos, "#elif without #if")
+	}
+	c := &conds[len(conds)-1]
+	if c.elseSeen {
+		return errAt(d.pos, "#elif after #else")
+	}
+	if !c.outer || c.taken {
+		c.active = false
 		return nil
 	}
-	if !active {
-		return nil
+	v, e := p.evalIf(d.f, "#elif", d.pos, d.rest, d.end)
+	if e != nil {
+		return e
 	}
-	switch name {
+	c.active, c.taken = v, v
+	return nil
+}
+
+func (p *preproc) elseDirective(d directiveLine, conds []cond) *Error {
+	if len(conds) == 0 {
+		return errAt(d.pos, "#else without #if")
+	}
+	c := &conds[len(conds)-1]
+	if c.elseSeen {
+		return errAt(d.pos, "#else after #else")
+	}
+	if c.outer {
+		p.warnExtra(d)
+	}
+	c.elseSeen = true
+	c.active = c.outer && !c.taken
+	c.taken = true
+	return nil
+}
+
+func (p *preproc) endif(d directiveLine, conds *[]cond) *Error {
+	if len(*conds) == 0 {
+		return errAt(d.pos, "#endif without #if")
+	}
+	if (*conds)[len(*conds)-1].outer {
+		p.warnExtra(d)
+	}
+	*conds = (*conds)[:len(*conds)-1]
+	return nil
+}
+
+// command handles a directive other than a conditional, in active text.
+func (p *preproc) command(d directiveLine) *Error {
+	switch d.name {
 	case "":
-		if restText != "" {
-			w := restText
+		if d.restText != "" {
+			w := d.restText
 			if k := strings.IndexAny(w, " \t"); k >= 0 {
 				w = w[:k]
 			}
-			return errAt(pos, "unknown directive #%s", w)
+			return errAt(d.pos, "unknown directive #%s", w)
 		}
 		return nil // the null directive
 	case "define":
-		return p.define(f, rest, end, pos)
+		return p.define(d.f, d.rest, d.end, d.pos)
 	case "undef":
-		n, after, e := p.macroName(f, "#undef", pos, rest, end)
+		n, after, e := p.macroName(d.f, "#undef", d.pos, d.rest, d.end)
 		if e != nil {
 			return e
 		}
-		if strings.TrimSpace(s[after:end]) != "" {
-			p.warn(pos, "extra tokens after #undef")
+		if strings.TrimSpace(d.f.clean[after:d.end]) != "" {
+			p.warn(d.pos, "extra tokens after #undef")
 		}
 		delete(p.macros, n)
 		return nil
 	case "include":
-		return p.include(f, pos, rest, end)
+		return p.include(d.f, d.pos, d.rest, d.end)
 	case "error":
-		return errAt(pos, "%s", strings.TrimSpace("#error "+restText))
+		return errAt(d.pos, "%s", strings.TrimSpace("#error "+d.restText))
 	case "warning":
-		p.warn(pos, "%s", strings.TrimSpace("#warning "+restText))
+		p.warn(d.pos, "%s", strings.TrimSpace("#warning "+d.restText))
 		return nil
 	}
-	return errAt(pos, "unknown directive #%s", name)
+	return errAt(d.pos, "unknown directive #%s", d.name)
 }
 
 // macroName reads the identifier after a directive; it returns the name

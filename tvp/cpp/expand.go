@@ -146,24 +146,7 @@ func (p *preproc) substitute(m *macro, name *tok, args [][]tok) ([]tok, *Error) 
 	hide[len(name.hide)] = m.name
 	expanded := make([][]tok, len(args))
 	done := make([]bool, len(args))
-	var lastOwn, lastMerged []string
-	merge := func(own []string) []string {
-		if len(own) == 0 {
-			return hide
-		}
-		if len(own) == len(lastOwn) && &own[0] == &lastOwn[0] {
-			return lastMerged
-		}
-		var h []string
-		for _, x := range own {
-			if !slices.Contains(hide, x) {
-				h = append(h, x)
-			}
-		}
-		h = append(h, hide...)
-		lastOwn, lastMerged = own, h
-		return h
-	}
+	merge := &hideMerger{hide: hide}
 	var res []tok
 	add := func(t tok) *Error {
 		p.work++
@@ -188,6 +171,8 @@ func (p *preproc) substitute(m *macro, name *tok, args [][]tok) ([]tok, *Error) 
 				return nil, e
 			}
 		case itParam:
+			// An operand of ## takes the argument as written, any other
+			// parameter the argument expanded (once, however often used).
 			raw := i > 0 && m.body[i-1].kind == itPaste || i+1 < len(m.body) && m.body[i+1].kind == itPaste
 			var src []tok
 			if raw {
@@ -197,14 +182,7 @@ func (p *preproc) substitute(m *macro, name *tok, args [][]tok) ([]tok, *Error) 
 				}
 			} else {
 				if !done[it.param] {
-					p.argDepth++
-					if p.argDepth > maxArgDepth {
-						p.argDepth--
-						return nil, errAt(where, "macro arguments nested too deeply")
-					}
-					var x []tok
-					e := p.expand(args[it.param], func(t tok) *Error { x = append(x, t); return nil })
-					p.argDepth--
+					x, e := p.expandArg(args[it.param], where)
 					if e != nil {
 						return nil, e
 					}
@@ -213,7 +191,7 @@ func (p *preproc) substitute(m *macro, name *tok, args [][]tok) ([]tok, *Error) 
 				src = expanded[it.param]
 			}
 			for _, x := range src {
-				x.src, x.pos, x.hide, x.extra = nil, at, merge(x.hide), 0
+				x.src, x.pos, x.hide, x.extra = nil, at, merge.with(x.hide), 0
 				if x.kind == tNewline {
 					x.kind, x.text = tSpace, " "
 				}
@@ -226,6 +204,58 @@ func (p *preproc) substitute(m *macro, name *tok, args [][]tok) ([]tok, *Error) 
 	if !m.paste {
 		return res, nil
 	}
+	return pasteTokens(res, at, hide), nil
+}
+
+// hideMerger gives the tokens of an argument the macro chain of the
+// invocation they are substituted into, after the macros of their own
+// chain that are not on it.
+type hideMerger struct {
+	hide []string
+	// A cache: the tokens of one expansion share one chain slice, so
+	// their merge is done once and its result shared too.
+	lastOwn, lastMerged []string
+}
+
+func (h *hideMerger) with(own []string) []string {
+	if len(own) == 0 {
+		return h.hide
+	}
+	if len(own) == len(h.lastOwn) && &own[0] == &h.lastOwn[0] {
+		return h.lastMerged
+	}
+	var merged []string
+	for _, x := range own {
+		if !slices.Contains(h.hide, x) {
+			merged = append(merged, x)
+		}
+	}
+	merged = append(merged, h.hide...)
+	h.lastOwn, h.lastMerged = own, merged
+	return merged
+}
+
+// expandArg expands a macro argument before it is substituted. Arguments
+// may hold invocations whose arguments hold invocations, so the depth is
+// limited.
+func (p *preproc) expandArg(arg []tok, where Pos) ([]tok, *Error) {
+	p.argDepth++
+	if p.argDepth > maxArgDepth {
+		p.argDepth--
+		return nil, errAt(where, "macro arguments nested too deeply")
+	}
+	var x []tok
+	e := p.expand(arg, func(t tok) *Error { x = append(x, t); return nil })
+	p.argDepth--
+	if e != nil {
+		return nil, e
+	}
+	return x, nil
+}
+
+// pasteTokens carries out the ## operators of a substitution: the texts
+// on either side are joined and scanned again into tokens, placed at at.
+func pasteTokens(res []tok, at *Pos, hide []string) []tok {
 	var out []tok
 	for i := 0; i < len(res); i++ {
 		if res[i].kind != tPaste {
@@ -250,7 +280,7 @@ func (p *preproc) substitute(m *macro, name *tok, args [][]tok) ([]tok, *Error) 
 			out = append(out, tok{kind: k, text: text[a:b], pos: at, hide: hide})
 		})
 	}
-	return out, nil
+	return out
 }
 
 // stringify spells an argument as a string literal.
