@@ -217,106 +217,11 @@ func (pp *progParser) actionBody(def *actionDef, bind map[string]string, start i
 	}
 	a.Title = a.String()
 	err := pp.replay(start, bind, func() error {
-		if pp.peekKind() == TITLE {
-			pp.next()
-			title, err := pp.messageText()
-			if err != nil {
-				return err
-			}
-			a.Title = title
+		if err := pp.actionGuard(a); err != nil {
+			return err
 		}
-		for _, c := range []struct {
-			kind Kind
-			name string
-		}{{FRAMEPRE, "%frame_pre"}, {COMPOSE, "%compose"}, {FRAME, "%frame"}} {
-			if pp.peekKind() == c.kind {
-				t := pp.next()
-				pp.warnOnce(t, c.name+" (graph decomposition)")
-				a.Unsupported = append(a.Unsupported, c.name)
-				if _, err := pp.formula(); err != nil {
-					return err
-				}
-			}
-		}
-		if pp.peekKind() == FOCUS {
-			fs, err := pp.focusClause()
-			if err != nil {
-				return err
-			}
-			a.Focus = fs
-		}
-		a.Focus = append(a.Focus, pp.globalF...)
-		if pp.peekKind() == PRED {
-			pp.next()
-			f, err := pp.formula()
-			if err != nil {
-				return err
-			}
-			a.Precondition = f
-		}
-		for pp.peekKind() == MESSAGE {
-			m, err := pp.messageClause()
-			if err != nil {
-				return err
-			}
-			a.PreMessages = append(a.PreMessages, m)
-		}
-		a.PreMessages = append(a.PreMessages, pp.globalM...)
-		if pp.peekKind() == NEW {
-			pp.next()
-			a.New = true
-			if startsFormula(pp.peekKind()) {
-				f, err := pp.markedFormula()
-				if err != nil {
-					return err
-				}
-				a.NewFormula = f
-			}
-		}
-		if pp.peekKind() == CLONE {
-			pp.next()
-			a.Clone = true
-			if startsFormula(pp.peekKind()) {
-				f, err := pp.markedFormula()
-				if err != nil {
-					return err
-				}
-				a.CloneFormula = f
-			}
-		}
-		if pp.peekKind() == LCBR {
-			pp.next()
-			if err := pp.updates(a); err != nil {
-				return err
-			}
-			if _, err := pp.expect(RCBR, "'}' closing the update formulas"); err != nil {
-				return err
-			}
-		}
-		if pp.peekKind() == RETAIN {
-			pp.next()
-			f, err := pp.markedFormula()
-			if err != nil {
-				return err
-			}
-			a.Retain = f
-		}
-		for pp.peekKind() == MESSAGE {
-			m, err := pp.messageClause()
-			if err != nil {
-				return err
-			}
-			a.PostMessages = append(a.PostMessages, m)
-		}
-		if pp.peekKind() == DECOMPOSE {
-			t := pp.next()
-			pp.warnOnce(t, "%decompose (graph decomposition)")
-			a.Unsupported = append(a.Unsupported, "%decompose")
-			if startsFormula(pp.peekKind()) {
-				if _, err := pp.formula(); err != nil {
-					return err
-				}
-			}
+		if err := pp.actionEffect(a); err != nil {
+			return err
 		}
 		if pp.at != def.bodyEnd {
 			t := pp.peek()
@@ -331,6 +236,122 @@ func (pp *progParser) actionBody(def *actionDef, bind map[string]string, start i
 		pp.checkAction(a)
 	}
 	return a, nil
+}
+
+// actionGuard reads the clauses of an action body up to its effect: %t,
+// the graph decomposition clauses, %f, %p and the %message clauses checked
+// before the action. The program's global focus formulas and messages
+// are added after the action's own.
+func (pp *progParser) actionGuard(a *model.Action) error {
+	if pp.peekKind() == TITLE {
+		pp.next()
+		title, err := pp.messageText()
+		if err != nil {
+			return err
+		}
+		a.Title = title
+	}
+	for _, c := range []struct {
+		kind Kind
+		name string
+	}{{FRAMEPRE, "%frame_pre"}, {COMPOSE, "%compose"}, {FRAME, "%frame"}} {
+		if pp.peekKind() == c.kind {
+			t := pp.next()
+			pp.warnOnce(t, c.name+" (graph decomposition)")
+			a.Unsupported = append(a.Unsupported, c.name)
+			if _, err := pp.formula(); err != nil {
+				return err
+			}
+		}
+	}
+	if pp.peekKind() == FOCUS {
+		fs, err := pp.focusClause()
+		if err != nil {
+			return err
+		}
+		a.Focus = fs
+	}
+	a.Focus = append(a.Focus, pp.globalF...)
+	if pp.peekKind() == PRED {
+		pp.next()
+		f, err := pp.formula()
+		if err != nil {
+			return err
+		}
+		a.Precondition = f
+	}
+	for pp.peekKind() == MESSAGE {
+		m, err := pp.messageClause()
+		if err != nil {
+			return err
+		}
+		a.PreMessages = append(a.PreMessages, m)
+	}
+	a.PreMessages = append(a.PreMessages, pp.globalM...)
+	return nil
+}
+
+// actionEffect reads the rest of an action body: %new, %clone, the
+// updates, %retain, the %message clauses checked after the action and
+// %decompose.
+func (pp *progParser) actionEffect(a *model.Action) error {
+	if pp.peekKind() == NEW {
+		pp.next()
+		a.New = true
+		if startsFormula(pp.peekKind()) {
+			f, err := pp.markedFormula()
+			if err != nil {
+				return err
+			}
+			a.NewFormula = f
+		}
+	}
+	if pp.peekKind() == CLONE {
+		pp.next()
+		a.Clone = true
+		if startsFormula(pp.peekKind()) {
+			f, err := pp.markedFormula()
+			if err != nil {
+				return err
+			}
+			a.CloneFormula = f
+		}
+	}
+	if pp.peekKind() == LCBR {
+		pp.next()
+		if err := pp.updates(a); err != nil {
+			return err
+		}
+		if _, err := pp.expect(RCBR, "'}' closing the update formulas"); err != nil {
+			return err
+		}
+	}
+	if pp.peekKind() == RETAIN {
+		pp.next()
+		f, err := pp.markedFormula()
+		if err != nil {
+			return err
+		}
+		a.Retain = f
+	}
+	for pp.peekKind() == MESSAGE {
+		m, err := pp.messageClause()
+		if err != nil {
+			return err
+		}
+		a.PostMessages = append(a.PostMessages, m)
+	}
+	if pp.peekKind() == DECOMPOSE {
+		t := pp.next()
+		pp.warnOnce(t, "%decompose (graph decomposition)")
+		a.Unsupported = append(a.Unsupported, "%decompose")
+		if startsFormula(pp.peekKind()) {
+			if _, err := pp.formula(); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // markedFormula parses a formula and remembers where it starts, for

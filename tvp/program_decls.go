@@ -18,17 +18,9 @@ func (pp *progParser) decls(inForeach bool) error {
 		t := pp.peek()
 		switch t.Kind {
 		case SET, PSET:
-			pp.next()
-			name, err := pp.expect(ID, "a set name")
-			if err != nil {
+			if err := pp.setDecl(); err != nil {
 				return err
 			}
-			members, err := pp.setExpr()
-			if err != nil {
-				return err
-			}
-			// Declaring a set again adds to it, as in TVLA.
-			pp.sets[name.Text] = union(pp.sets[name.Text], members)
 		case PRED:
 			if err := pp.predicateDecl(predicates.Core); err != nil {
 				return err
@@ -38,23 +30,9 @@ func (pp *progParser) decls(inForeach bool) error {
 				return err
 			}
 		case CONS_RULE:
-			pp.next()
-			body, err := pp.formula()
-			if err != nil {
+			if err := pp.consistencyRule(); err != nil {
 				return err
 			}
-			if _, err := pp.expect(IMPLIES_T, "'==>' of a consistency rule"); err != nil {
-				return err
-			}
-			headTok := pp.peek()
-			head, err := pp.formula()
-			if err != nil {
-				return err
-			}
-			if err := predicates.CheckHead(head); err != nil {
-				pp.typeError(headTok.Pos, "%v", err)
-			}
-			pp.rules = append(pp.rules, pendingRule{predicates.Rule{Body: body, Head: head, Origin: t.Pos.String()}, t.Pos})
 		case FOREACH:
 			if err := pp.foreach(func() error { return pp.decls(true) }); err != nil {
 				return err
@@ -75,27 +53,12 @@ func (pp *progParser) decls(inForeach bool) error {
 			}
 			pp.globalM = append(pp.globalM, m)
 		case CLOSECYCLE:
-			pp.next()
-			pp.warnOnce(t, "%closecycle")
-			if _, _, err := pp.predName(); err != nil {
-				return err
-			}
-			if _, err := pp.expect(IMPLIES, "'->'"); err != nil {
-				return err
-			}
-			if _, err := pp.formula(); err != nil {
+			if err := pp.closeCycle(); err != nil {
 				return err
 			}
 		case DNAME:
-			pp.next()
-			pp.warnOnce(t, "%dname (graph decomposition)")
-			if _, err := pp.formula(); err != nil {
+			if err := pp.dname(); err != nil {
 				return err
-			}
-			if k := pp.peekKind(); k == STRING || k == ID {
-				if _, err := pp.messageText(); err != nil {
-					return err
-				}
 			}
 		case RCBR:
 			if inForeach {
@@ -124,6 +87,74 @@ func (pp *progParser) decls(inForeach bool) error {
 			return pp.errorf(t, "expected a declaration (%%s, %%p, %%i, %%r, foreach, %%f, %%message) or %%%%, found %s", t)
 		}
 	}
+}
+
+// setDecl reads %s name expr. Declaring a set again adds to it, as in
+// TVLA.
+func (pp *progParser) setDecl() error {
+	pp.next()
+	name, err := pp.expect(ID, "a set name")
+	if err != nil {
+		return err
+	}
+	members, err := pp.setExpr()
+	if err != nil {
+		return err
+	}
+	pp.sets[name.Text] = union(pp.sets[name.Text], members)
+	return nil
+}
+
+// consistencyRule reads %r body ==> head. The head's form is checked
+// now; its predicates once all are declared (checkDeclarations).
+func (pp *progParser) consistencyRule() error {
+	t := pp.next()
+	body, err := pp.formula()
+	if err != nil {
+		return err
+	}
+	if _, err := pp.expect(IMPLIES_T, "'==>' of a consistency rule"); err != nil {
+		return err
+	}
+	headTok := pp.peek()
+	head, err := pp.formula()
+	if err != nil {
+		return err
+	}
+	if err := predicates.CheckHead(head); err != nil {
+		pp.typeError(headTok.Pos, "%v", err)
+	}
+	pp.rules = append(pp.rules, pendingRule{predicates.Rule{Body: body, Head: head, Origin: t.Pos.String()}, t.Pos})
+	return nil
+}
+
+// closeCycle reads %closecycle pred -> formula, which this engine does
+// not support, with a warning.
+func (pp *progParser) closeCycle() error {
+	pp.warnOnce(pp.next(), "%closecycle")
+	if _, _, err := pp.predName(); err != nil {
+		return err
+	}
+	if _, err := pp.expect(IMPLIES, "'->'"); err != nil {
+		return err
+	}
+	_, err := pp.formula()
+	return err
+}
+
+// dname reads %dname formula [message], a graph decomposition clause this
+// engine does not support, with a warning.
+func (pp *progParser) dname() error {
+	pp.warnOnce(pp.next(), "%dname (graph decomposition)")
+	if _, err := pp.formula(); err != nil {
+		return err
+	}
+	if k := pp.peekKind(); k == STRING || k == ID {
+		if _, err := pp.messageText(); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // foreach reads foreach (x in S) { body } and parses body once per member
