@@ -15,12 +15,12 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden files of TestGolden")
 
 // goldenDir holds the construct programs and their golden dumps.
-const goldenDir = "../testdata/tvp"
+const goldenDir = "testdata"
 
-// goldenPrograms are the programs of testdata/tvp/constructs, which
+// goldenPrograms are the programs of testdata/constructs, which
 // together use every construct of TVP the loader supports. Each is
 // loaded (with its TVS inputs, if any), dumped with model.Program.Dump,
-// and compared with testdata/tvp/<name>.golden.
+// and compared with testdata/<name>.golden.
 var goldenPrograms = []struct {
 	name    string // of the golden file
 	file    string // the program, constructs/<file>.tvp; "" means name

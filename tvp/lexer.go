@@ -3,21 +3,13 @@ package tvp
 import (
 	"fmt"
 	"strings"
+
+	"github.com/tvla-go/tvla/tvp/cpp"
 )
 
-// Pos is a place in an original source file, 1-based.
-type Pos struct {
-	File string
-	Line int
-	Col  int
-}
-
-func (p Pos) String() string {
-	if p.File == "" {
-		return fmt.Sprintf("%d:%d", p.Line, p.Col)
-	}
-	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
-}
+// Pos is a place in an original source file, 1-based. It is the
+// preprocessor's type, because positions come out of its source map.
+type Pos = cpp.Pos
 
 // Kind is the kind of a token of the TVP and TVS languages.
 type Kind uint8
@@ -193,13 +185,10 @@ func (s *plainSource) PosAt(off int) Pos {
 	return Pos{File: s.file, Line: lo + 1, Col: off - s.lines[lo] + 1}
 }
 
-// Error is a problem found in the input, at a position.
-type Error struct {
-	Pos Pos
-	Msg string
-}
-
-func (e *Error) Error() string { return e.Pos.String() + ": " + e.Msg }
+// Error is a problem found in the input, at a position. It is the
+// preprocessor's type, so that callers check for one kind of front-end
+// error whether it came from preprocessing, lexing or parsing.
+type Error = cpp.Error
 
 func isLetter(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c == '$'

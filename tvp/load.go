@@ -7,6 +7,7 @@ import (
 	"github.com/tvla-go/tvla/model"
 	"github.com/tvla-go/tvla/predicates"
 	"github.com/tvla-go/tvla/tvl"
+	"github.com/tvla-go/tvla/tvp/cpp"
 )
 
 // LoadConfig says how to read a program and its inputs.
@@ -47,14 +48,14 @@ func (e *AbstractionError) Error() string {
 
 func (e *AbstractionError) Unwrap() error { return e.Err }
 
-func (c LoadConfig) preprocess() PreprocessConfig {
-	return PreprocessConfig{Defines: c.Defines, SearchPath: c.SearchPath, ReadFile: c.ReadFile}
+func (c LoadConfig) preprocess() cpp.Config {
+	return cpp.Config{Defines: c.Defines, SearchPath: c.SearchPath, ReadFile: c.ReadFile}
 }
 
 // LoadProgram preprocesses, parses and loads the TVP program at path. It
 // also returns the files read (the program and everything it includes).
 func LoadProgram(path string, cfg LoadConfig) (*model.Program, []string, error) {
-	src, err := Preprocess(path, cfg.preprocess())
+	src, err := cpp.Preprocess(path, cfg.preprocess())
 	if err != nil {
 		return nil, nil, err
 	}
@@ -91,7 +92,7 @@ func LoadProgram(path string, cfg LoadConfig) (*model.Program, []string, error) 
 // LoadTVS preprocesses and parses the TVS file at path against a
 // program's vocabulary.
 func LoadTVS(path string, voc *tvl.Vocabulary, cfg LoadConfig) ([]TVSLocation, error) {
-	src, err := Preprocess(path, cfg.preprocess())
+	src, err := cpp.Preprocess(path, cfg.preprocess())
 	if err != nil {
 		return nil, err
 	}

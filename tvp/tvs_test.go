@@ -73,7 +73,7 @@ func TestParseTVSValueForms(t *testing.T) {
 	if len(locs) != 1 || locs[0].Label != "" || len(locs[0].Structures) != 1 {
 		t.Fatalf("got %d locations, want one unlabelled with one structure", len(locs))
 	}
-	if locs[0].Pos != (Pos{"in.tvs", 2, 1}) || locs[0].Structures[0].Pos != (Pos{"in.tvs", 2, 1}) {
+	if locs[0].Pos != (Pos{File: "in.tvs", Line: 2, Col: 1}) || locs[0].Structures[0].Pos != (Pos{File: "in.tvs", Line: 2, Col: 1}) {
 		t.Errorf("positions %v, %v", locs[0].Pos, locs[0].Structures[0].Pos)
 	}
 	checkTVSStructure(t, "forms", locs[0].Structures[0], []string{"a", "b", "c"}, `%n = {u0, u1, u2}
@@ -134,7 +134,7 @@ func TestParseTVSStructuresAndNames(t *testing.T) {
 }
 `)
 	checkTVSStructure(t, "explicit 0", sts[2], []string{"a"}, "%n = {u0}\n%p = {\n}\n")
-	wantPos := []Pos{{"in.tvs", 1, 3}, {"in.tvs", 3, 3}, {"in.tvs", 8, 1}}
+	wantPos := []Pos{{File: "in.tvs", Line: 1, Col: 3}, {File: "in.tvs", Line: 3, Col: 3}, {File: "in.tvs", Line: 8, Col: 1}}
 	for i, st := range sts {
 		if st.Pos != wantPos[i] {
 			t.Errorf("structure %d at %v, want %v", i, st.Pos, wantPos[i])
@@ -163,7 +163,7 @@ func TestParseTVSLocationsMessages(t *testing.T) {
 		label string
 		n     int
 		pos   Pos
-	}{{"L1", 3, Pos{"in.tvs", 1, 1}}, {"label with spaces", 0, Pos{"in.tvs", 10, 1}}, {"L1", 1, Pos{"in.tvs", 11, 1}}}
+	}{{"L1", 3, Pos{File: "in.tvs", Line: 1, Col: 1}}, {"label with spaces", 0, Pos{File: "in.tvs", Line: 10, Col: 1}}, {"L1", 1, Pos{File: "in.tvs", Line: 11, Col: 1}}}
 	for i, w := range wantLoc {
 		if locs[i].Label != w.label || len(locs[i].Structures) != w.n || locs[i].Pos != w.pos {
 			t.Errorf("location %d: %q with %d structures at %v, want %q with %d at %v",
@@ -174,7 +174,7 @@ func TestParseTVSLocationsMessages(t *testing.T) {
 	if fmt.Sprintf("%q", sts[0].Messages) != `["first" "second line"]` || sts[1].Messages != nil || sts[2].Messages != nil {
 		t.Errorf("messages %q %q %q", sts[0].Messages, sts[1].Messages, sts[2].Messages)
 	}
-	if sts[0].Pos != (Pos{"in.tvs", 2, 3}) || sts[2].Pos != (Pos{"in.tvs", 7, 3}) {
+	if sts[0].Pos != (Pos{File: "in.tvs", Line: 2, Col: 3}) || sts[2].Pos != (Pos{File: "in.tvs", Line: 7, Col: 3}) {
 		t.Errorf("positions %v %v", sts[0].Pos, sts[2].Pos)
 	}
 	if sts[2].Description != "a description" || sts[0].Description != "" {

@@ -1,4 +1,8 @@
-package tvp
+// The preprocessor's tests live outside package cpp so that they can lex
+// its output with package tvp's lexer, which imports cpp: positions are
+// checked as the TVP parser will see them, and the fuzz target feeds the
+// output on to the lexer.
+package cpp_test
 
 import (
 	"errors"
@@ -10,9 +14,12 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/tvla-go/tvla/tvp"
+	"github.com/tvla-go/tvla/tvp/cpp"
 )
 
-// mapFiles reads files from a map, as a PreprocessConfig.ReadFile.
+// mapFiles reads files from a map, as a cpp.Config.ReadFile.
 func mapFiles(files map[string]string) func(string) ([]byte, error) {
 	return func(path string) ([]byte, error) {
 		if s, ok := files[filepath.ToSlash(path)]; ok {
@@ -170,7 +177,7 @@ func TestPreprocessGood(t *testing.T) {
 			for k, v := range c.files {
 				files[k] = v
 			}
-			pp, err := Preprocess("main.tvp", PreprocessConfig{Defines: c.defines, SearchPath: c.path, ReadFile: mapFiles(files)})
+			pp, err := cpp.Preprocess("main.tvp", cpp.Config{Defines: c.defines, SearchPath: c.path, ReadFile: mapFiles(files)})
 			if err != nil {
 				t.Fatalf("error: %v", err)
 			}
@@ -178,7 +185,7 @@ func TestPreprocessGood(t *testing.T) {
 				t.Errorf("text\n got %q\nwant %q", pp.Text(), c.want)
 			}
 			if len(c.toks) > 0 {
-				toks, err := Lex(pp)
+				toks, err := tvp.Lex(pp)
 				if err != nil {
 					t.Fatalf("lex: %v", err)
 				}
@@ -290,13 +297,13 @@ func TestPreprocessBad(t *testing.T) {
 			if c.main != "" {
 				files[mainAt] = c.main
 			}
-			pp, err := Preprocess(mainAt, PreprocessConfig{Defines: c.defines, SearchPath: c.path, ReadFile: mapFiles(files)})
+			pp, err := cpp.Preprocess(mainAt, cpp.Config{Defines: c.defines, SearchPath: c.path, ReadFile: mapFiles(files)})
 			if err == nil {
 				t.Fatalf("no error; text %q", pp.Text())
 			}
-			var e *Error
+			var e *cpp.Error
 			if !errors.As(err, &e) {
-				t.Fatalf("error %v is a %T, not an *Error", err, err)
+				t.Fatalf("error %v is a %T, not a *cpp.Error", err, err)
 			}
 			if err.Error() != c.want {
 				t.Errorf("error\n got %s\nwant %s", err, c.want)
@@ -307,7 +314,7 @@ func TestPreprocessBad(t *testing.T) {
 
 // Text produced by macros, and the end of the input, map to valid places.
 func TestPreprocessPositions(t *testing.T) {
-	pp, err := PreprocessText("m.tvp", "#define F(x) x x\nF(ab)\n", PreprocessConfig{})
+	pp, err := cpp.PreprocessText("m.tvp", "#define F(x) x x\nF(ab)\n", cpp.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -331,7 +338,7 @@ func TestPreprocessPositions(t *testing.T) {
 		t.Errorf("files %q", pp.Files())
 	}
 	// An empty file.
-	pp, err = PreprocessText("e.tvp", "", PreprocessConfig{})
+	pp, err = cpp.PreprocessText("e.tvp", "", cpp.Config{})
 	if err != nil || pp.Text() != "" || pp.PosAt(0).String() != "e.tvp:1:1" {
 		t.Errorf("empty file: %v %q %s", err, pp.Text(), pp.PosAt(0))
 	}
@@ -345,19 +352,19 @@ func TestPreprocessLimits(t *testing.T) {
 		fmt.Fprintf(&b, "#define A%d A%d A%d\n", i, i-1, i-1)
 	}
 	b.WriteString("A39\n")
-	_, err := PreprocessText("big.tvp", b.String(), PreprocessConfig{})
+	_, err := cpp.PreprocessText("big.tvp", b.String(), cpp.Config{})
 	if err == nil || !strings.Contains(err.Error(), "big.tvp:41:1: macro expansion too large") {
 		t.Errorf("got %v", err)
 	}
 	deep := strings.Repeat("#define F(x) x\n", 1) + strings.Repeat("F(", 300) + strings.Repeat(")", 300) + "\n"
-	_, err = PreprocessText("deep.tvp", deep, PreprocessConfig{})
+	_, err = cpp.PreprocessText("deep.tvp", deep, cpp.Config{})
 	if err == nil || !strings.Contains(err.Error(), "nested too deeply") {
 		t.Errorf("got %v", err)
 	}
 }
 
 // checkPositions asserts that every offset of pp maps to a valid place.
-func checkPositions(t *testing.T, pp *Preprocessed) {
+func checkPositions(t *testing.T, pp *cpp.Preprocessed) {
 	t.Helper()
 	for off := -1; off <= len(pp.Text()); off++ {
 		p := pp.PosAt(off)
@@ -397,10 +404,10 @@ func FuzzPreprocess(f *testing.F) {
 			"loop.tvp":       "#include \"main.tvp\"\n",
 			"sub/broken.tvp": "/* open\n",
 		}
-		cfg := PreprocessConfig{Defines: map[string]string{"GNUM": "2", "D": "1"}, SearchPath: []string{"sub"}, ReadFile: mapFiles(files)}
-		pp, err := PreprocessText("main.tvp", src, cfg)
+		cfg := cpp.Config{Defines: map[string]string{"GNUM": "2", "D": "1"}, SearchPath: []string{"sub"}, ReadFile: mapFiles(files)}
+		pp, err := cpp.PreprocessText("main.tvp", src, cfg)
 		if err != nil {
-			var e *Error
+			var e *cpp.Error
 			if !errors.As(err, &e) {
 				t.Fatalf("error %v is a %T", err, err)
 			}
@@ -410,7 +417,7 @@ func FuzzPreprocess(f *testing.F) {
 			return
 		}
 		checkPositions(t, pp)
-		Lex(pp)
+		tvp.Lex(pp)
 	})
 }
 
@@ -433,9 +440,9 @@ func TestPreprocessExamples(t *testing.T) {
 					t.Errorf("%s: panic: %v\n%s", path, r, debug.Stack())
 				}
 			}()
-			pp, err := Preprocess(path, PreprocessConfig{SearchPath: []string{filepath.Dir(path)}})
+			pp, err := cpp.Preprocess(path, cpp.Config{SearchPath: []string{filepath.Dir(path)}})
 			if err != nil {
-				var e *Error
+				var e *cpp.Error
 				if !errors.As(err, &e) || e.Pos.File == "" || e.Pos.Line < 1 {
 					t.Errorf("%s: internal problem: %v (%T)", path, err, err)
 				}
@@ -449,7 +456,7 @@ func TestPreprocessExamples(t *testing.T) {
 					t.Errorf("%s: PosAt(%d) = %+v", path, off, p)
 				}
 			}
-			if _, err := Lex(pp); err != nil {
+			if _, err := tvp.Lex(pp); err != nil {
 				lexFailed++
 				t.Logf("%s: lexing the preprocessed text: %v", path, err)
 			}
