@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/tvla-go/tvla/driver"
 )
 
 func testdata(parts ...string) string {
@@ -91,7 +93,7 @@ func TestEmbedJSON(t *testing.T) {
 	if code != exitMessages {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	var s embedSummary
+	var s driver.EmbedSummary
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -129,7 +131,7 @@ func TestRunConcrete(t *testing.T) {
 	if code != exitVerified {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	var s summary
+	var s driver.Summary
 	if err := json.Unmarshal([]byte(out), &s); err != nil {
 		t.Fatal(err)
 	}

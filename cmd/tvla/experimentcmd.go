@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tvla-go/tvla/driver"
 	"github.com/tvla-go/tvla/experiment"
 )
 
@@ -20,7 +21,7 @@ import (
 type experimentOptions struct {
 	out       string
 	jobs      int
-	maxMemory byteSize
+	maxMemory driver.ByteSize
 	timeout   time.Duration
 	workers   int
 	quiet     bool
@@ -206,7 +207,7 @@ func runExperiment(cmd *cobra.Command, o *experimentOptions, specPath string) er
 		{"chart.svg", report.Chart()},
 	}
 	for _, f := range files {
-		if err := writeFileAtomic(filepath.Join(out, f.name), f.data); err != nil {
+		if err := driver.WriteFileAtomic(filepath.Join(out, f.name), f.data); err != nil {
 			return usageError("%v", err)
 		}
 	}

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/tvla-go/tvla/driver"
 )
 
 var updateSoft = flag.Bool("update-soft", false, "rewrite testdata/soft/*.golden")
@@ -76,7 +78,7 @@ func TestSoftInvariantsReportPastes(t *testing.T) {
 	if !strings.HasSuffix(out, "\n"+string(decls)) {
 		t.Errorf("--soft-invariants-out is not what report printed:\n%s", decls)
 	}
-	var s summary
+	var s driver.Summary
 	data, _ := os.ReadFile(filepath.Join(dir, "s.json"))
 	if err := json.Unmarshal(data, &s); err != nil {
 		t.Fatal(err)
@@ -99,7 +101,7 @@ func TestSoftInvariantsReportPastes(t *testing.T) {
 	if code != exitVerified {
 		t.Fatalf("the model with the declarations pasted: exit %d, stderr %q", code, errOut)
 	}
-	var pasted summary
+	var pasted driver.Summary
 	if err := json.Unmarshal([]byte(out), &pasted); err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +116,7 @@ func TestSoftInvariantsJSON(t *testing.T) {
 	if si == nil {
 		t.Fatal("no soft_invariants in the summary")
 	}
-	want := summarySoft{
+	want := driver.SoftSummary{
 		Mode: "auto", LocationPattern: "at[*]", Locations: []string{"a", "b", "c"},
 		ThreadPredicates: []string{"p", "q"}, Generated: 16, Skipped: []string{},
 		Held:     []string{"nif[a,p]", "nif[a,q]", "nif[b,q]", "if[c,p,q]", "if[c,not[p],not[q]]"},
