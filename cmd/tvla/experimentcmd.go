@@ -168,30 +168,8 @@ func runExperiment(cmd *cobra.Command, o *experimentOptions, specPath string) er
 	}
 	runner.Exe, runner.Log = exe, log
 
-	// The first Ctrl-C (or SIGTERM) stops the runs cleanly, a second one
-	// ends them.
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	signals := make(chan os.Signal, 2)
-	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
-	defer signal.Stop(signals)
-	watchDone := make(chan struct{})
-	defer close(watchDone)
-	go func() {
-		for n := 0; ; n++ {
-			select {
-			case <-signals:
-				if n == 0 {
-					fmt.Fprintln(log, "experiment: interrupted; stopping the runs (Ctrl-C again ends them at once)")
-					cancel()
-				} else {
-					runner.Kill()
-				}
-			case <-watchDone:
-				return
-			}
-		}
-	}()
+	ctx, stopWatching := watchInterrupts(runner, log)
+	defer stopWatching()
 
 	fmt.Fprintf(log, "experiment: %d runs of %s, %d at a time; results in %s\n", len(spec.Runs), spec.Program, o.jobs, out)
 	outcomes, runErr := runner.Run(ctx, spec)
@@ -226,4 +204,34 @@ func runExperiment(cmd *cobra.Command, o *experimentOptions, specPath string) er
 		return usageError("%d run(s) failed:\n%s", len(failed), strings.Join(failed, "\n"))
 	}
 	return nil
+}
+
+// watchInterrupts returns the context the runs go under: the first
+// Ctrl-C (or SIGTERM) ends it, which stops the runs cleanly; a second one
+// kills them. stop stops watching.
+func watchInterrupts(runner *experiment.Runner, log io.Writer) (ctx context.Context, stop func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	signals := make(chan os.Signal, 2)
+	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
+	watchDone := make(chan struct{})
+	go func() {
+		for n := 0; ; n++ {
+			select {
+			case <-signals:
+				if n == 0 {
+					fmt.Fprintln(log, "experiment: interrupted; stopping the runs (Ctrl-C again ends them at once)")
+					cancel()
+				} else {
+					runner.Kill()
+				}
+			case <-watchDone:
+				return
+			}
+		}
+	}()
+	return ctx, func() {
+		close(watchDone)
+		signal.Stop(signals)
+		cancel()
+	}
 }

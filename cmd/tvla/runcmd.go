@@ -34,7 +34,6 @@ type runOptions struct {
 
 func newRunCommand() *cobra.Command {
 	o := runOptions{cfg: driver.Defaults("")}
-	c := &o.cfg
 	cmd := &cobra.Command{
 		Use:   "run PROGRAM.tvp [INPUT.tvs ...]",
 		Short: "Analyse a TVP program to a fixpoint",
@@ -100,7 +99,13 @@ under soft_invariants.`,
 			return runAnalysis(cmd, &o, args)
 		},
 	}
-	f := cmd.Flags()
+	addRunFlags(cmd.Flags(), &o)
+	return cmd
+}
+
+// addRunFlags declares tvla run's flags.
+func addRunFlags(f *pflag.FlagSet, o *runOptions) {
+	c := &o.cfg
 	f.StringArrayVarP(&c.Defines, "define", "D", nil, "define a preprocessor macro: NAME or NAME=VALUE (TVLA: -DNAME, -DNAME(VALUE))")
 	f.StringVar(&c.Join, "join", "part", "how structures at a location are joined: rel, part, ind, or conc for a concrete run")
 	f.StringVar(&c.ActionOrder, "action", "fcpucb", "order of the steps of an action: [f][c]pu[c]b")
@@ -131,7 +136,6 @@ under soft_invariants.`,
 	addConcreteFlags(f, &c.Concrete, 0)
 	f.StringVar(&c.CPUProfile, "cpuprofile", "", "write a CPU profile of the analysis to `FILE` (for developers)")
 	f.MarkHidden("cpuprofile")
-	return cmd
 }
 
 func runAnalysis(cmd *cobra.Command, o *runOptions, args []string) error {
