@@ -15,6 +15,12 @@ func testdata(parts ...string) string {
 	return filepath.Join(append([]string{"..", "..", "testdata"}, parts...)...)
 }
 
+// ownTestdata is a file of this package's own test data (testdata/ here);
+// testdata is the repository's, which other packages share.
+func ownTestdata(parts ...string) string {
+	return filepath.Join(append([]string{"testdata"}, parts...)...)
+}
+
 // tvla embed passes on the team's list programs: exit 0, the per-location
 // table of concrete and abstract structures, and the verdict.
 func TestEmbedListProgram(t *testing.T) {

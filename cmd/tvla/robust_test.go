@@ -26,7 +26,7 @@ func TestMain(m *testing.M) {
 
 // forever is a program whose concrete runs do not end: 2^n states with
 // lists of n nodes.
-var forever = testdata("robust", "forever.tvp")
+var forever = ownTestdata("robust", "forever.tvp")
 
 // checkStoppedOutputs checks what a run stopped by a limit leaves: the
 // JSON summary says incomplete with the reason, the TVS file is complete

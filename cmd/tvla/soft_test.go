@@ -17,7 +17,7 @@ import (
 var updateSoft = flag.Bool("update-soft", false, "rewrite testdata/soft/*.golden")
 
 // toggle is the tiny collapsed thread model of the soft-invariant tests.
-var toggle = filepath.Join("..", "..", "testdata", "soft", "toggle.tvp")
+var toggle = filepath.Join("testdata", "soft", "toggle.tvp")
 
 // maskSeconds replaces the times of a run's output by T.
 var seconds = regexp.MustCompile(`[0-9]+\.[0-9]{3}s?`)
@@ -39,7 +39,7 @@ func TestSoftInvariantsReportGolden(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
 	}
 	got := maskSeconds(out)
-	golden := filepath.Join("..", "..", "testdata", "soft", "toggle-report.golden")
+	golden := filepath.Join("testdata", "soft", "toggle-report.golden")
 	if *updateSoft {
 		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
 			t.Fatal(err)
