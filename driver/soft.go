@@ -7,7 +7,6 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/tvla-go/tvla/abstraction"
 	"github.com/tvla-go/tvla/logic"
 	"github.com/tvla-go/tvla/predicates"
 )
@@ -70,7 +69,7 @@ type SoftRound struct {
 
 // newSoftResult checks every generated soft invariant on every structure
 // stored at every location of the run. prev are the rounds before it.
-func newSoftResult(set *predicates.SoftInvariants, res *abstraction.Result, prev []SoftRound) *SoftResult {
+func newSoftResult(set *predicates.SoftInvariants, res *Result, prev []SoftRound) *SoftResult {
 	r := &SoftResult{Set: set, Held: make([]bool, len(set.Invariants)), Complete: !res.Incomplete}
 	for i := range r.Held {
 		r.Held[i] = true
