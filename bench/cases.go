@@ -1,6 +1,11 @@
 package main
 
-import "strings"
+import (
+	"path/filepath"
+	"strings"
+
+	"github.com/tvla-go/tvla/driver"
+)
 
 // benchCase is one run: a bundled program (relative to the repository's
 // root) with macros and options. The same case runs on the reference with
@@ -26,6 +31,24 @@ func (c benchCase) inputFile() string {
 		return c.input
 	}
 	return strings.TrimSuffix(c.program, ".tvp") + ".tvs"
+}
+
+// config is the case as our tvla run's configuration: COLLAPSE_THREADS
+// is --collapse-threads, a faulty variant stops at its first message.
+func (c benchCase) config(o options) driver.Config {
+	cfg := driver.Defaults(filepath.Join(o.root, c.program), filepath.Join(o.root, c.inputFile()))
+	for _, m := range c.macros {
+		if m == "COLLAPSE_THREADS" {
+			cfg.CollapseThreads = true
+		} else {
+			cfg.Defines = append(cfg.Defines, m)
+		}
+	}
+	if c.firstMessage {
+		cfg.MaxMessages = 1
+	}
+	cfg.Workers = o.workers
+	return cfg
 }
 
 // cases lists the suite: the stack and queue models in their

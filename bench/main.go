@@ -39,6 +39,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/tvla-go/tvla/driver"
 )
 
 func main() {
@@ -239,20 +241,9 @@ func measured(cmd *exec.Cmd, timeout time.Duration) (time.Duration, int64, bool,
 func runOurs(o options, c benchCase, scratch string) outcome {
 	summary := filepath.Join(scratch, "summary.json")
 	os.Remove(summary)
-	args := []string{"run", filepath.Join(o.root, c.program), filepath.Join(o.root, c.inputFile()), "-q", "--json", summary}
-	for _, m := range c.macros {
-		if m == "COLLAPSE_THREADS" {
-			args = append(args, "--collapse-threads")
-		} else {
-			args = append(args, "-D", m)
-		}
-	}
-	if c.firstMessage {
-		args = append(args, "--max-messages", "1")
-	}
-	if o.workers > 0 {
-		args = append(args, "--workers", strconv.Itoa(o.workers))
-	}
+	cfg := c.config(o)
+	args := append(append([]string{"run", cfg.Program}, cfg.Inputs...), cfg.RunFlags()...)
+	args = append(args, "-q", "--json", summary)
 	cmd := exec.Command(o.bin, args...)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
@@ -262,27 +253,14 @@ func runOurs(o options, c benchCase, scratch string) outcome {
 		out.err = "timeout"
 		return out
 	}
-	var d struct {
-		Locations []struct {
-			Label      string
-			Structures int
-			Messages   int
-		}
-		StructuresStored   int     `json:"structures_stored"`
-		StructuresExamined int     `json:"structures_examined"`
-		Breaches           int     `json:"constraint_breaches"`
-		Seconds            float64 `json:"time_seconds"`
-		Messages           int     `json:"messages"`
-		Verified           bool    `json:"verified"`
-		Incomplete         bool    `json:"incomplete"`
-	}
+	var d driver.Summary
 	data, rerr := os.ReadFile(summary)
 	if rerr != nil || json.Unmarshal(data, &d) != nil {
 		out.err = fmt.Sprintf("failed (%v): %s", err, firstLine(stderr.String()))
 		return out
 	}
-	out.stored, out.examined, out.breaches = d.StructuresStored, d.StructuresExamined, d.Breaches
-	out.analysis = time.Duration(d.Seconds * float64(time.Second))
+	out.stored, out.examined, out.breaches = d.StructuresStored, d.StructuresExamined, d.ConstraintBreaches
+	out.analysis = time.Duration(d.TimeSeconds * float64(time.Second))
 	out.locations = map[string]int{}
 	for _, l := range d.Locations {
 		out.locations[l.Label] = l.Structures

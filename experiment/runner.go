@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tvla-go/tvla/driver"
 	"github.com/tvla-go/tvla/tvp"
 )
 
@@ -162,8 +163,8 @@ func (rn *Runner) killChan() chan struct{} {
 	return rn.kill
 }
 
-// Check loads the program and input of every run as tvla run would,
-// with its macros and abstraction overrides, and returns the errors as
+// Check loads the program and input of every run as tvla run would
+// (the driver's loader, with the run's macros and abstraction overrides), and returns the errors as
 // SpecErrors naming the run: a wrong macro, an unknown predicate, a
 // program that does not parse under some variant's macros. An error a
 // variant inherits from the baseline is reported once. Nothing runs.
@@ -171,22 +172,9 @@ func Check(s *Spec) error {
 	var errs SpecErrors
 	baseMsg := ""
 	for _, r := range s.Runs {
-		defines := map[string]string{}
-		for k, v := range r.Defines {
-			defines[k] = v
-		}
-		if r.CollapseThreads {
-			defines["COLLAPSE_THREADS"] = "1"
-		}
-		over := map[string]bool{}
-		for _, p := range r.Abs {
-			over[p] = true
-		}
-		for _, p := range r.NonAbs {
-			over[p] = false
-		}
-		cfg := tvp.LoadConfig{Defines: defines, Abstraction: over}
-		prog, _, err := tvp.LoadProgram(s.ProgramPath(), cfg)
+		c := r.Config(0)
+		cfg := c.LoadConfig()
+		prog, _, err := driver.LoadProgram(s.ProgramPath(), cfg)
 		if err == nil && s.InputPath() != "" {
 			_, err = tvp.LoadTVS(s.InputPath(), prog.Vocabulary.Tvl(), cfg)
 		}

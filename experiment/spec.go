@@ -18,12 +18,15 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/tvla-go/tvla/driver"
 )
 
 // Spec is an experiment: a program, its input, a baseline run and
@@ -85,38 +88,30 @@ type Run struct {
 	at map[string]position
 }
 
-// Flags are the `tvla run` flags of the run's options, in a fixed order:
-// macros by name, then the join, --collapse-threads, --abs, --nonabs and
-// the bounds. timeout is the bound used when the run sets none.
-func (r Run) Flags(timeout time.Duration) []string {
-	var out []string
+// Config is the run as the driver configures tvla run (without the
+// program and input, which the Spec has); timeout is the bound used when
+// the run sets none.
+func (r Run) Config(timeout time.Duration) driver.Config {
+	c := driver.Defaults("")
 	names := make([]string, 0, len(r.Defines))
 	for n := range r.Defines {
 		names = append(names, n)
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		out = append(out, "-D", n+"="+r.Defines[n])
+		c.Defines = append(c.Defines, n+"="+r.Defines[n])
 	}
-	if r.Join != "part" {
-		out = append(out, "--join", r.Join)
-	}
-	if r.CollapseThreads {
-		out = append(out, "--collapse-threads")
-	}
-	for _, p := range r.Abs {
-		out = append(out, "--abs", p)
-	}
-	for _, p := range r.NonAbs {
-		out = append(out, "--nonabs", p)
-	}
-	if r.MaxStructures > 0 {
-		out = append(out, "--max-structures", strconv.Itoa(r.MaxStructures))
-	}
-	if t := r.timeout(timeout); t > 0 {
-		out = append(out, "--timeout", t.String())
-	}
-	return out
+	c.Join, c.CollapseThreads, c.Abs, c.NonAbs = r.Join, r.CollapseThreads, r.Abs, r.NonAbs
+	c.MaxStructures, c.Timeout = r.MaxStructures, r.timeout(timeout)
+	return c
+}
+
+// Flags are the `tvla run` flags of the run's options, in a fixed order:
+// macros by name, then the join, --collapse-threads, --abs, --nonabs and
+// the bounds. timeout is the bound used when the run sets none.
+func (r Run) Flags(timeout time.Duration) []string {
+	c := r.Config(timeout)
+	return c.RunFlags()
 }
 
 func (r Run) timeout(dflt time.Duration) time.Duration {
@@ -214,7 +209,7 @@ func ParseSpec(path string, data []byte) (*Spec, error) {
 		p.checkFile(s, "input", s.Input)
 	}
 
-	base := Run{Name: "baseline", Baseline: true, Defines: map[string]string{}, Join: "part", Abs: []string{}, NonAbs: []string{}}
+	base := Run{Name: "baseline", Baseline: true, Defines: map[string]string{}, Join: driver.DefaultJoin, Abs: []string{}, NonAbs: []string{}}
 	switch b := raw["baseline"].(type) {
 	case nil:
 		p.errorf("", "", "the spec has no [baseline] table (it may be empty: the program with no option)")
@@ -371,8 +366,8 @@ func (p *specParser) run(m map[string]any, table string, from Run, what string) 
 	}
 	if _, ok := m["join"]; ok {
 		r.Join = p.str(m, table, "join")
-		if r.Join != "part" && r.Join != "rel" && r.Join != "ind" {
-			p.errorf(table, "join", "%s: join must be \"part\", \"rel\" or \"ind\", not %q", what, r.Join)
+		if joins := driver.AbstractJoins(true); !slices.Contains(joins, r.Join) {
+			p.errorf(table, "join", "%s: join must be %s, not %q", what, driver.OrList(joins, true), r.Join)
 		}
 	}
 	if v, ok := m["collapse_threads"]; ok {

@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/tvla-go/tvla/driver"
 )
 
 // --abs and --nonabs change the abstraction, and with it the state space:
@@ -32,7 +34,7 @@ func TestAbsNonabsChangeTheStateSpace(t *testing.T) {
 			t.Errorf("%v: exit %d, want %d (stderr %q)", c.args, code, c.code, errOut)
 			continue
 		}
-		var s summary
+		var s driver.Summary
 		if err := json.Unmarshal([]byte(out), &s); err != nil {
 			t.Fatalf("%v: %v", c.args, err)
 		}

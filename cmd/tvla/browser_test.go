@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tvla-go/tvla/driver"
 )
 
 // chromiumPath finds Debian's chromium (CI installs it), or skips.
@@ -66,7 +68,7 @@ func TestReportInBrowser(t *testing.T) {
 	if code != exitMessages {
 		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
 	}
-	var sum summary
+	var sum driver.Summary
 	data, err := os.ReadFile(filepath.Join(dir, "s.json"))
 	if err != nil {
 		t.Fatal(err)

@@ -9,8 +9,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tvla-go/tvla/driver"
 	"github.com/tvla-go/tvla/predicates"
-	"github.com/tvla-go/tvla/tvp"
 )
 
 type checkOptions struct {
@@ -31,15 +31,15 @@ and the exit status is then 2.`,
   tvla check stack.tvp stack.tvs -D GNUM=2 --path ../include`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			for _, d := range o.defines {
-				if _, _, err := parseDefine(d); err != nil {
-					return err
+			cfg := driver.Config{Program: args[0], Inputs: args[1:], Defines: o.defines, SearchPath: o.paths}
+			for _, d := range cfg.Defines {
+				if _, _, err := driver.ParseDefine(d); err != nil {
+					return inputError(err)
 				}
 			}
-			cfg := tvp.LoadConfig{Defines: defineMap(o.defines), SearchPath: o.paths}
-			l, err := loadProgram(args[0], args[1:], cfg)
+			l, err := driver.Load(&cfg)
 			if err != nil {
-				return err
+				return inputError(err)
 			}
 			printSummary(cmd.OutOrStdout(), l)
 			return nil
@@ -63,14 +63,14 @@ func list(names []string, max int) string {
 	return strings.Join(names[:max], " ") + fmt.Sprintf(" ... (%d more)", len(names)-max)
 }
 
-func printSummary(w io.Writer, l *loaded) {
-	p := l.prog
+func printSummary(w io.Writer, l *driver.Loaded) {
+	p := l.Program
 	voc := p.Vocabulary
 	var files []string
-	for _, f := range l.files {
+	for _, f := range l.Files {
 		files = append(files, filepath.Base(f))
 	}
-	fmt.Fprintf(w, "program          %s (%d files: %s)\n", p.File, len(l.files), list(files, 6))
+	fmt.Fprintf(w, "program          %s (%d files: %s)\n", p.File, len(l.Files), list(files, 6))
 	byArity := map[int]int{}
 	var core, instr, abs []string
 	for _, q := range voc.Declared() {
@@ -124,11 +124,11 @@ func printSummary(w io.Writer, l *loaded) {
 	if len(p.Print) > 0 {
 		fmt.Fprintf(w, "  printed        %s\n", list(p.Print, 12))
 	}
-	if len(l.inputs) == 0 {
+	if len(l.Inputs) == 0 {
 		fmt.Fprintf(w, "inputs           none: one empty structure\n")
 	}
-	for i, in := range l.inputs {
-		fmt.Fprintf(w, "inputs           %s: %d structures\n", filepath.Base(in), l.perInput[i])
+	for i, in := range l.Inputs {
+		fmt.Fprintf(w, "inputs           %s: %d structures\n", filepath.Base(in), l.PerInput[i])
 	}
 	if len(p.Warnings) == 0 {
 		fmt.Fprintf(w, "warnings         none\n")

@@ -7,10 +7,18 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/tvla-go/tvla/driver"
 )
 
 func testdata(parts ...string) string {
 	return filepath.Join(append([]string{"..", "..", "testdata"}, parts...)...)
+}
+
+// ownTestdata is a file of this package's own test data (testdata/ here);
+// testdata is the repository's, which other packages share.
+func ownTestdata(parts ...string) string {
+	return filepath.Join(append([]string{"testdata"}, parts...)...)
 }
 
 // tvla embed passes on the team's list programs: exit 0, the per-location
@@ -91,7 +99,7 @@ func TestEmbedJSON(t *testing.T) {
 	if code != exitMessages {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	var s embedSummary
+	var s driver.EmbedSummary
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -129,7 +137,7 @@ func TestRunConcrete(t *testing.T) {
 	if code != exitVerified {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	var s summary
+	var s driver.Summary
 	if err := json.Unmarshal([]byte(out), &s); err != nil {
 		t.Fatal(err)
 	}

@@ -1,25 +1,22 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
-	"path/filepath"
 	"strings"
 	"text/tabwriter"
-	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/tvla-go/tvla/engine"
+	"github.com/tvla-go/tvla/driver"
 	"github.com/tvla-go/tvla/soundness"
 	"github.com/tvla-go/tvla/tvl"
-	"github.com/tvla-go/tvla/tvp"
 )
 
 // embedOptions are the flags of `tvla embed`.
 type embedOptions struct {
-	run           runOptions // the flags embed shares with run
+	cfg           driver.Config // the flags embed shares with run
+	quiet         bool
 	maxStructures int
 	jsonOut       string
 	explain       int
@@ -32,7 +29,7 @@ const (
 )
 
 func newEmbedCommand() *cobra.Command {
-	var o embedOptions
+	o := embedOptions{cfg: driver.Defaults("")}
 	cmd := &cobra.Command{
 		Use:   "embed PROGRAM.tvp [INPUT.tvs ...]",
 		Short: "Check the analysis against concrete runs (Embedding Theorem)",
@@ -78,18 +75,18 @@ covers what it reached.`,
 		},
 	}
 	f := cmd.Flags()
-	r := &o.run
-	f.StringArrayVarP(&r.defines, "define", "D", nil, "define a preprocessor macro: NAME or NAME=VALUE (TVLA: -DNAME, -DNAME(VALUE))")
-	f.StringArrayVar(&r.paths, "path", nil, "add `DIR` to the #include search path")
-	f.StringVar(&r.join, "join", "part", "the abstract run's join: part, rel or ind")
-	f.StringVar(&r.action, "action", "fcpucb", "order of the steps of an action: [f][c]pu[c]b")
-	f.StringVar(&r.props, "props", "", "a TVLA .properties `FILE` (join, action order, differencing)")
-	f.BoolVar(&r.collapseThreads, "collapse-threads", false, "define the macro COLLAPSE_THREADS, as tvla run --collapse-threads does")
-	f.IntVar(&r.workers, "workers", 0, "use `N` goroutines; 0 means one per CPU (the result is the same for any N)")
-	f.BoolVarP(&r.quiet, "quiet", "q", false, "no progress output")
-	addConcreteFlags(f, &r.concrete, embedDefaultDepth)
+	r := &o.cfg
+	f.StringArrayVarP(&r.Defines, "define", "D", nil, "define a preprocessor macro: NAME or NAME=VALUE (TVLA: -DNAME, -DNAME(VALUE))")
+	f.StringArrayVar(&r.SearchPath, "path", nil, "add `DIR` to the #include search path")
+	f.StringVar(&r.Join, "join", driver.DefaultJoin, "the abstract run's join: "+driver.OrList(driver.AbstractJoins(true), false))
+	f.StringVar(&r.ActionOrder, "action", "fcpucb", "order of the steps of an action: [f][c]pu[c]b")
+	f.StringVar(&r.Properties, "props", "", "a TVLA .properties `FILE` (join, action order, differencing)")
+	f.BoolVar(&r.CollapseThreads, "collapse-threads", false, "define the macro COLLAPSE_THREADS, as tvla run --collapse-threads does")
+	f.IntVar(&r.Workers, "workers", 0, "use `N` goroutines; 0 means one per CPU (the result is the same for any N)")
+	f.BoolVarP(&o.quiet, "quiet", "q", false, "no progress output")
+	addConcreteFlags(f, &r.Concrete, embedDefaultDepth)
 	f.IntVar(&o.maxStructures, "max-structures", embedDefaultStructures, "stop the concrete run after this many structures (the check covers those)")
-	addLimitFlags(f, &r.limits)
+	addLimitFlags(f, r)
 	f.StringVar(&o.jsonOut, "json", "", "write the check's summary as JSON to `FILE` (- for standard output)")
 	f.IntVar(&o.explain, "explain", 3, "explain at most `N` failures (trace, concrete structure, closest abstract ones); the rest are counted")
 	return cmd
@@ -97,105 +94,64 @@ covers what it reached.`,
 
 func runEmbed(cmd *cobra.Command, o *embedOptions, args []string) error {
 	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
-	r := &o.run
-	if err := r.validate(); err != nil {
-		return err
+	cfg := &o.cfg
+	cfg.Program, cfg.Inputs, cfg.Explicit = args[0], args[1:], changedFlags(cmd)
+	if err := cfg.Validate(); err != nil {
+		return inputError(err)
 	}
 	if o.maxStructures < 0 || o.explain < 0 {
 		return usageError("--max-structures and --explain must not be negative")
 	}
-	program, inputs := args[0], args[1:]
-	defines := defineMap(r.defines)
-	if r.collapseThreads {
-		defines[collapseMacro] = "1"
+	if err := cfg.ApplyProperties(stderr); err != nil {
+		return inputError(err)
 	}
-	if err := r.applyProperties(cmd, program, stderr); err != nil {
-		return err
-	}
-	if r.join == "conc" {
+	if driver.IsConcrete(cfg.Join) {
 		return usageError("--join conc is the concrete side already: give the abstract run's join, part, rel or ind")
 	}
-	join, err := engine.ParseJoin(r.join)
+	s, err := driver.Open(*cfg, driver.Hooks{Warnings: stderr, Log: logWriter(stderr, o.quiet)})
 	if err != nil {
-		return usageError("%v", err)
+		return inputError(err)
 	}
-	l, err := loadProgram(program, inputs, tvp.LoadConfig{Defines: defines, SearchPath: r.paths})
+	ctx, stop := startLimits(cfg.Timeout, cfg.MaxMemory)
+	defer stop()
+	e, err := s.Embed(ctx, driver.EmbedOptions{MaxStructures: o.maxStructures, Explain: o.explain})
 	if err != nil {
-		return err
+		return inputError(err)
 	}
-	for _, w := range l.prog.Warnings {
-		fmt.Fprintln(stderr, "warning:", w)
-	}
-	log := stderr
-	if r.quiet {
-		log = io.Discard
-	}
-	limits := startLimits(r.limits)
-	defer limits.stop()
-	ctx := limits.ctx
-	start := time.Now()
-	explain := o.explain
-	if explain == 0 {
-		explain = -1 // none
-	}
-	outcome, err := soundness.Embed(ctx, l.prog, l.structures, soundness.EmbedOptions{
-		Abstract:   engine.Options{Join: join, ActionOrder: r.action, Differencing: r.differencing, Workers: r.workers},
-		Concretize: engine.ConcretizeOptions{Copies: r.concrete.copies, Threads: r.concrete.threads},
-		MaxDepth:   r.concrete.maxDepth, MaxStructures: o.maxStructures,
-		Check: soundness.Options{Workers: r.workers, Explained: explain},
-	})
-	if err != nil {
-		return &exitError{code: exitInput, err: err}
-	}
-	if err := reportConcretized(log, r.concrete, len(l.structures), len(outcome.ConcreteInputs), outcome.Concretized,
-		o.maxStructures, l.perInput, l.inputs, ctx.Err() == nil); err != nil {
-		return err
-	}
-	absRes, concRes, rep := outcome.Abstract, outcome.Concrete, outcome.Report
-	concInputs := outcome.ConcreteInputs
-	stopReason := ""
-	if ctx.Err() != nil {
-		stopReason = engine.StopReason(ctx)
-	}
-	limits.stop()
-	elapsed := time.Since(start)
+	stop()
 	out := stdout
 	if o.jsonOut == "-" {
 		out = stderr
 	}
-	printEmbedReport(out, absRes, concRes, len(concInputs), rep, stopReason, elapsed)
+	printEmbedReport(out, e)
 	if o.jsonOut != "" {
-		s := buildEmbedSummary(program, l.inputs, o, defines, absRes, concRes, len(concInputs), rep, stopReason, elapsed)
-		data, err := json.MarshalIndent(s, "", "  ")
-		if err != nil {
-			return &exitError{code: exitInput, err: err}
-		}
-		data = append(data, '\n')
-		if o.jsonOut == "-" {
-			_, err = stdout.Write(data)
-		} else {
-			err = writeFileAtomic(o.jsonOut, data)
-		}
-		if err != nil {
-			return &exitError{code: exitInput, err: err}
+		if err := driver.WriteJSON(o.jsonOut, e.Summary(versionString()), stdout); err != nil {
+			return inputError(err)
 		}
 	}
+	return embedStatus(e)
+}
+
+// embedStatus is the exit status of an embedding check.
+func embedStatus(e *driver.EmbedOutcome) error {
+	rep := e.Report
 	switch {
 	case rep != nil && !rep.Sound():
 		return &exitError{code: exitMessages}
-	case stopReason != "":
-		return &exitError{code: exitLimit, err: fmt.Errorf("stopped early: %s", stopReason)}
-	case absRes.Incomplete:
-		return &exitError{code: exitLimit, err: fmt.Errorf("the abstract run stopped early (%s): no check without its fixpoint", absRes.StopReason)}
+	case e.StopReason != "":
+		return &exitError{code: exitLimit, err: fmt.Errorf("stopped early: %s", e.StopReason)}
+	case e.Abstract.Incomplete:
+		return &exitError{code: exitLimit, err: fmt.Errorf("the abstract run stopped early (%s): no check without its fixpoint", e.Abstract.StopReason)}
 	case rep.Incomplete || rep.UndecidedCount() > 0:
 		return &exitError{code: exitLimit, err: fmt.Errorf("the check is incomplete")}
 	}
 	return nil
 }
 
-// printEmbedReport writes the per-location table, the totals, and the
-// explained failures.
-func printEmbedReport(w io.Writer, abs, conc *engine.Result, concInputs int, rep *soundness.Report, stopReason string, elapsed time.Duration) {
+// printEmbedReport writes the per-location table, the totals, the notes,
+// false claims, missed messages and explained failures, and the verdict.
+func printEmbedReport(w io.Writer, e *driver.EmbedOutcome) {
+	rep := e.Report
 	if rep != nil {
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 		fmt.Fprintln(tw, "location\tconcrete\tabstract\tfailed\t")
@@ -205,14 +161,15 @@ func printEmbedReport(w io.Writer, abs, conc *engine.Result, concInputs int, rep
 		tw.Flush()
 		fmt.Fprintln(w)
 	}
-	runState := func(r *engine.Result) string {
+	runState := func(r *driver.Result) string {
 		if r.Incomplete {
 			return "stopped: " + r.StopReason
 		}
 		return "fixpoint"
 	}
+	abs, conc := e.Abstract, e.Concrete
 	fmt.Fprintf(w, "concrete run   %d structures from %d concrete inputs, %d messages (%s)\n",
-		conc.Stats.Stored, concInputs, conc.Stats.Messages, runState(conc))
+		conc.Stats.Stored, e.ConcreteInputs, conc.Stats.Messages, runState(conc))
 	fmt.Fprintf(w, "abstract run   %d structures, %d messages (%s)\n", abs.Stats.Stored, abs.Stats.Messages, runState(abs))
 	if rep == nil {
 		fmt.Fprintf(w, "\nnot checked: the abstract run did not reach its fixpoint (%s)\n", abs.StopReason)
@@ -220,22 +177,35 @@ func printEmbedReport(w io.Writer, abs, conc *engine.Result, concInputs int, rep
 	}
 	fmt.Fprintf(w, "checked        %d of %d concrete structures: %d embed nowhere, %d undecided\n",
 		rep.Checked, conc.Stats.Stored, rep.FailedCount(), rep.UndecidedCount())
-	fmt.Fprintf(w, "time           %.3fs (check %.3fs)\n", elapsed.Seconds(), rep.Elapsed.Seconds())
-	if len(rep.Notes) > 0 {
+	fmt.Fprintf(w, "time           %.3fs (check %.3fs)\n", e.Elapsed.Seconds(), rep.Elapsed.Seconds())
+	printEmbedClaims(w, rep)
+	printEmbedFailures(w, rep, abs)
+	fmt.Fprintln(w)
+	switch {
+	case !rep.Sound():
+		fmt.Fprintf(w, "NOT SOUND: %d concrete structure(s) embed into no abstract structure at their location, %d concrete message(s) missed, %d claim(s) of the program false on a reached state\n",
+			rep.FailedCount(), len(rep.Missed), len(rep.Broken))
+	case e.StopReason != "":
+		fmt.Fprintf(w, "stopped early: %s; no failure among the %d concrete structures checked\n", e.StopReason, rep.Checked)
+	case rep.UndecidedCount() > 0:
+		fmt.Fprintf(w, "undecided: %d concrete structures could not be decided within the search budget\n", rep.UndecidedCount())
+	default:
+		fmt.Fprintf(w, "sound on these inputs: every concrete structure embeds into an abstract structure at its location\n")
+	}
+}
+
+// printEmbedClaims writes the concrete run's notes, the program's claims
+// it found false, and the messages the analysis missed.
+func printEmbedClaims(w io.Writer, rep *soundness.Report) {
+	if notes := driver.DistinctNotes(rep); len(notes) > 0 {
 		fmt.Fprintln(w, "\nnotes from the concrete run:")
-		seen := map[string]bool{}
-		for _, m := range rep.Notes {
-			key := m.Location + "\x00" + m.Text
-			if seen[key] {
-				continue
-			}
-			seen[key] = true
-			fmt.Fprintf(w, "  %s: %s (action %s)\n", m.Location, strings.TrimPrefix(m.Text, engine.ConcreteCheck), m.Action)
+		for _, m := range notes {
+			fmt.Fprintf(w, "  %s: %s (action %s)\n", m.Location, strings.TrimPrefix(m.Text, driver.ConcreteCheck), m.Action)
 		}
 	}
 	for _, m := range rep.Broken {
-		rule := strings.HasPrefix(m.Text, engine.BrokenRule)
-		fmt.Fprintf(w, "\nFALSE CLAIM at %s: %s (action %s)\n", m.Location, strings.TrimPrefix(m.Text, engine.ConcreteCheck), m.Action)
+		rule := strings.HasPrefix(m.Text, driver.BrokenRule)
+		fmt.Fprintf(w, "\nFALSE CLAIM at %s: %s (action %s)\n", m.Location, strings.TrimPrefix(m.Text, driver.ConcreteCheck), m.Action)
 		printConcreteTrace(w, m.Trace, true)
 		if n := len(m.Trace); n > 0 {
 			if rule {
@@ -248,9 +218,14 @@ func printEmbedReport(w io.Writer, abs, conc *engine.Result, concInputs int, rep
 	}
 	for _, m := range rep.Missed {
 		fmt.Fprintf(w, "\nMISSED MESSAGE at %s: the concrete run raises %q (action %s), the analysis does not raise it there\n",
-			m.Location, oneLine(m.Text), m.Action)
+			m.Location, driver.OneLine(m.Text), m.Action)
 		printConcreteTrace(w, m.Trace, true)
 	}
+}
+
+// printEmbedFailures explains the failures the check explained: a trace,
+// the concrete structure, the closest abstract ones and their mismatches.
+func printEmbedFailures(w io.Writer, rep *soundness.Report, abs *driver.Result) {
 	explained := 0
 	for i, f := range rep.Failures {
 		if f.Candidates == nil && f.Trace == nil {
@@ -286,23 +261,11 @@ func printEmbedReport(w io.Writer, abs, conc *engine.Result, concInputs int, rep
 	if n := len(rep.Failures) - explained; n > 0 {
 		fmt.Fprintf(w, "\n(%d more failures not explained; see --explain)\n", n)
 	}
-	fmt.Fprintln(w)
-	switch {
-	case !rep.Sound():
-		fmt.Fprintf(w, "NOT SOUND: %d concrete structure(s) embed into no abstract structure at their location, %d concrete message(s) missed, %d claim(s) of the program false on a reached state\n",
-			rep.FailedCount(), len(rep.Missed), len(rep.Broken))
-	case stopReason != "":
-		fmt.Fprintf(w, "stopped early: %s; no failure among the %d concrete structures checked\n", stopReason, rep.Checked)
-	case rep.UndecidedCount() > 0:
-		fmt.Fprintf(w, "undecided: %d concrete structures could not be decided within the search budget\n", rep.UndecidedCount())
-	default:
-		fmt.Fprintf(w, "sound on these inputs: every concrete structure embeds into an abstract structure at its location\n")
-	}
 }
 
 // printConcreteTrace writes a concrete trace; for a message, its last
 // step is the action that raises it.
-func printConcreteTrace(w io.Writer, steps []engine.TraceStep, message bool) {
+func printConcreteTrace(w io.Writer, steps []driver.TraceStep, message bool) {
 	fmt.Fprintln(w, "  how the concrete run got there:")
 	for i, st := range steps {
 		switch {
@@ -332,105 +295,4 @@ func mapString(f []int) string {
 		return "the empty map"
 	}
 	return strings.Join(parts, ", ")
-}
-
-// embedSummary is the JSON summary of an embedding check.
-type embedSummary struct {
-	Tool               string                `json:"tool"`
-	Version            string                `json:"version"`
-	Program            string                `json:"program"`
-	Inputs             []string              `json:"inputs"`
-	Options            embedSummaryOptions   `json:"options"`
-	Locations          []embedSummaryLoc     `json:"locations"`
-	ConcreteInputs     int                   `json:"concrete_inputs"`
-	ConcreteStructures int                   `json:"concrete_structures"`
-	ConcreteComplete   bool                  `json:"concrete_complete"`
-	ConcreteStopReason string                `json:"concrete_stop_reason,omitempty"`
-	AbstractStructures int                   `json:"abstract_structures"`
-	AbstractComplete   bool                  `json:"abstract_complete"`
-	Checked            int                   `json:"checked"`
-	Failed             int                   `json:"failed"`
-	Undecided          int                   `json:"undecided"`
-	MissedMessages     []embedSummaryMessage `json:"missed_messages"`
-	FalseClaims        []embedSummaryMessage `json:"false_claims"`
-	Notes              []embedSummaryMessage `json:"notes"`
-	FailureLocations   []string              `json:"failure_locations"`
-	Sound              bool                  `json:"sound"`
-	Incomplete         bool                  `json:"incomplete"`
-	StopReason         string                `json:"stop_reason,omitempty"`
-	TimeSeconds        float64               `json:"time_seconds"`
-}
-
-type embedSummaryOptions struct {
-	Join          string            `json:"join"`
-	Action        string            `json:"action"`
-	Copies        int               `json:"copies"`
-	Threads       int               `json:"threads"`
-	MaxDepth      int               `json:"max_depth"`
-	MaxStructures int               `json:"max_structures"`
-	Defines       map[string]string `json:"defines"`
-}
-
-type embedSummaryLoc struct {
-	Label     string `json:"label"`
-	Concrete  int    `json:"concrete"`
-	Abstract  int    `json:"abstract"`
-	Failed    int    `json:"failed"`
-	Undecided int    `json:"undecided"`
-}
-
-type embedSummaryMessage struct {
-	Location string `json:"location"`
-	Text     string `json:"text"`
-}
-
-func buildEmbedSummary(program string, inputs []string, o *embedOptions, defines map[string]string,
-	abs, conc *engine.Result, concInputs int, rep *soundness.Report, stopReason string, elapsed time.Duration) embedSummary {
-	threads := o.run.concrete.threads
-	if threads == 0 {
-		threads = o.run.concrete.copies
-	}
-	s := embedSummary{
-		Tool: "tvla", Version: versionString(), Program: filepath.Base(program), Inputs: []string{},
-		Options: embedSummaryOptions{Join: o.run.join, Action: o.run.action, Copies: o.run.concrete.copies, Threads: threads,
-			MaxDepth: o.run.concrete.maxDepth, MaxStructures: o.maxStructures, Defines: defines},
-		ConcreteInputs: concInputs, ConcreteStructures: conc.Stats.Stored, ConcreteComplete: !conc.Incomplete,
-		ConcreteStopReason: conc.StopReason, AbstractStructures: abs.Stats.Stored, AbstractComplete: !abs.Incomplete,
-		MissedMessages: []embedSummaryMessage{}, FalseClaims: []embedSummaryMessage{}, Notes: []embedSummaryMessage{}, FailureLocations: []string{},
-		StopReason: stopReason, TimeSeconds: elapsed.Seconds(),
-	}
-	for _, in := range inputs {
-		s.Inputs = append(s.Inputs, filepath.Base(in))
-	}
-	if rep == nil {
-		s.Incomplete = true
-		return s
-	}
-	for _, l := range rep.Locations {
-		s.Locations = append(s.Locations, embedSummaryLoc{Label: l.Label, Concrete: l.Concrete, Abstract: l.Abstract, Failed: l.Failed, Undecided: l.Undecided})
-	}
-	s.Checked, s.Failed, s.Undecided = rep.Checked, rep.FailedCount(), rep.UndecidedCount()
-	seen := map[string]bool{}
-	for _, m := range rep.Notes {
-		if key := m.Location + "\x00" + m.Text; !seen[key] {
-			seen[key] = true
-			s.Notes = append(s.Notes, embedSummaryMessage{m.Location, m.Text})
-		}
-	}
-	for _, m := range rep.Broken {
-		s.FalseClaims = append(s.FalseClaims, embedSummaryMessage{m.Location, m.Text})
-	}
-	for _, m := range rep.Missed {
-		s.MissedMessages = append(s.MissedMessages, embedSummaryMessage{m.Location, m.Text})
-	}
-	locSeen := map[string]bool{}
-	for _, f := range rep.Failures {
-		if !f.Undecided && !locSeen[f.Location] {
-			locSeen[f.Location] = true
-			s.FailureLocations = append(s.FailureLocations, f.Location)
-		}
-	}
-	s.Sound = rep.Sound()
-	s.Incomplete = rep.Incomplete || stopReason != "" || rep.UndecidedCount() > 0
-	return s
 }

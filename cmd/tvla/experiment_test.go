@@ -38,7 +38,7 @@ func TestExperimentEndToEnd(t *testing.T) {
 	// The runs are this test binary acting as tvla (TestMain).
 	t.Setenv("TVLA_TEST_MAIN", "1")
 	out := t.TempDir()
-	code, stdout, stderr := runCLI("experiment", testdata("experiment", "reverse.toml"), "--out", out)
+	code, stdout, stderr := runCLI("experiment", ownTestdata("experiment", "reverse.toml"), "--out", out)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, stderr)
 	}
@@ -57,18 +57,18 @@ func TestExperimentEndToEnd(t *testing.T) {
 		t.Errorf("standard output:\n%s\nwant:\n%s", got, want)
 	}
 	golden := "# Reversing a list: abstraction choices\n\n" +
-		"Program `../../programs/sll/reverse.tvp` on `../../programs/sll/reverse.tvs`; 5 runs, 1 at a time (spec: `reverse.toml`).\n" +
+		"Program `../../../../programs/sll/reverse.tvp` on `../../../../programs/sll/reverse.tvs`; 5 runs, 1 at a time (spec: `reverse.toml`).\n" +
 		"Unscheduled: structures with no thread scheduled; stored: all kept at the end;\n" +
 		"examined: all that actions produced; breaches: Coerce's sharpenings and discards;\n" +
 		"time: tvla's analysis time; peak MiB: the largest heap in use. Each % column is the\n" +
 		"figure before it as a percentage of the baseline's. `>N`: the run stopped at the\n" +
 		"limit its verdict names, so N is a lower bound.\n\n" + want +
 		"\n## Runs\n\n" +
-		"- **declared (baseline)**: the predicates as declared  \n  `tvla run ../../programs/sll/reverse.tvp ../../programs/sll/reverse.tvs`\n" +
-		"- **nonabs-y**: y is not an abstraction predicate  \n  `tvla run ../../programs/sll/reverse.tvp ../../programs/sll/reverse.tvs --nonabs y`\n" +
-		"- **nonabs-t**: t is not one: nodes merge, and the analysis raises false alarms  \n  `tvla run ../../programs/sll/reverse.tvp ../../programs/sll/reverse.tvs --nonabs t`\n" +
-		"- **rel**: relational join  \n  `tvla run ../../programs/sll/reverse.tvp ../../programs/sll/reverse.tvs --join rel`\n" +
-		"- **limit**: stopped after 20 structures  \n  `tvla run ../../programs/sll/reverse.tvp ../../programs/sll/reverse.tvs --max-structures 20`\n"
+		"- **declared (baseline)**: the predicates as declared  \n  `tvla run ../../../../programs/sll/reverse.tvp ../../../../programs/sll/reverse.tvs`\n" +
+		"- **nonabs-y**: y is not an abstraction predicate  \n  `tvla run ../../../../programs/sll/reverse.tvp ../../../../programs/sll/reverse.tvs --nonabs y`\n" +
+		"- **nonabs-t**: t is not one: nodes merge, and the analysis raises false alarms  \n  `tvla run ../../../../programs/sll/reverse.tvp ../../../../programs/sll/reverse.tvs --nonabs t`\n" +
+		"- **rel**: relational join  \n  `tvla run ../../../../programs/sll/reverse.tvp ../../../../programs/sll/reverse.tvs --join rel`\n" +
+		"- **limit**: stopped after 20 structures  \n  `tvla run ../../../../programs/sll/reverse.tvp ../../../../programs/sll/reverse.tvs --max-structures 20`\n"
 	if got := maskTimes(string(md)); got != golden {
 		t.Errorf("results.md:\n%s\nwant:\n%s", got, golden)
 	}
@@ -79,7 +79,7 @@ func TestExperimentEndToEnd(t *testing.T) {
 	}
 
 	csv, _ := os.ReadFile(filepath.Join(out, "results.csv"))
-	row := regexp.MustCompile(`(?m)^nonabs-y,false,y is not an abstraction predicate,0,,63,95\.5,83,97\.6,40,100\.0,[0-9.]+,[0-9.]+,[0-9.]+,[0-9.]+,true,verified,0,tvla run \.\./\.\./programs/sll/reverse\.tvp \.\./\.\./programs/sll/reverse\.tvs --nonabs y$`)
+	row := regexp.MustCompile(`(?m)^nonabs-y,false,y is not an abstraction predicate,0,,63,95\.5,83,97\.6,40,100\.0,[0-9.]+,[0-9.]+,[0-9.]+,[0-9.]+,true,verified,0,tvla run \.\./\.\./\.\./\.\./programs/sll/reverse\.tvp \.\./\.\./\.\./\.\./programs/sll/reverse\.tvs --nonabs y$`)
 	if !row.Match(csv) || !strings.Contains(string(csv), "\nlimit,false,stopped after 20 structures,0,,21,31.8,18,21.2,10,25.0,") {
 		t.Errorf("results.csv:\n%s", csv)
 	}
@@ -134,7 +134,7 @@ func TestExperimentRejectsBadSpecs(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "bad-results")); err == nil {
 		t.Error("a bad spec made an output folder")
 	}
-	code, _, errOut = runCLI("experiment", testdata("experiment", "reverse.toml"), "--jobs", "0")
+	code, _, errOut = runCLI("experiment", ownTestdata("experiment", "reverse.toml"), "--jobs", "0")
 	if code != exitInput || errOut != "tvla: --jobs must be at least 1\n" {
 		t.Errorf("--jobs 0: exit %d, %q", code, errOut)
 	}
@@ -158,7 +158,7 @@ func TestExperimentInterrupt(t *testing.T) {
 	}
 	out := t.TempDir()
 	cmd, _, lines := signalChild(t, "[2/2] timed: >", 50*time.Millisecond, syscall.SIGINT,
-		"experiment", testdata("experiment", "slow.toml"), "--out", out, "--jobs", "2", "--workers", "1")
+		"experiment", ownTestdata("experiment", "slow.toml"), "--out", out, "--jobs", "2", "--workers", "1")
 	if code := cmd.ProcessState.ExitCode(); code != exitLimit {
 		t.Fatalf("exit %d\n%s", code, strings.Join(lines, "\n"))
 	}
@@ -179,8 +179,8 @@ func TestExperimentInterrupt(t *testing.T) {
 // --dry-run checks the spec and lists the runs' commands; nothing runs
 // and nothing is written.
 func TestExperimentDryRun(t *testing.T) {
-	code, out, errOut := runCLI("experiment", testdata("experiment", "reverse.toml"), "--dry-run", "--timeout", "90s")
-	const p = "tvla run ../../programs/sll/reverse.tvp ../../programs/sll/reverse.tvs"
+	code, out, errOut := runCLI("experiment", ownTestdata("experiment", "reverse.toml"), "--dry-run", "--timeout", "90s")
+	const p = "tvla run ../../../../programs/sll/reverse.tvp ../../../../programs/sll/reverse.tvs"
 	want := "declared: " + p + " --timeout 1m30s\n" +
 		"nonabs-y: " + p + " --nonabs y --timeout 1m30s\n" +
 		"nonabs-t: " + p + " --nonabs t --timeout 1m30s\n" +
@@ -189,7 +189,7 @@ func TestExperimentDryRun(t *testing.T) {
 	if code != 0 || out != want || errOut != "" {
 		t.Errorf("exit %d, stderr %q, stdout:\n%s\nwant:\n%s", code, errOut, out, want)
 	}
-	if _, err := os.Stat(testdata("experiment", "reverse-results")); err == nil {
+	if _, err := os.Stat(ownTestdata("experiment", "reverse-results")); err == nil {
 		t.Error("--dry-run made the output folder")
 	}
 }

@@ -7,12 +7,14 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/tvla-go/tvla/driver"
 	"github.com/tvla-go/tvla/experiment"
 )
 
@@ -20,7 +22,7 @@ import (
 type experimentOptions struct {
 	out       string
 	jobs      int
-	maxMemory byteSize
+	maxMemory driver.ByteSize
 	timeout   time.Duration
 	workers   int
 	quiet     bool
@@ -71,7 +73,7 @@ tables. The baseline and each variant may set:
   description       a sentence for the report
   defines           macros: { THREADS = 2, FULL_INTERLEAVING = true, X = "v" };
                     false leaves a macro undefined
-  join              "part" (default), "rel" or "ind"
+  join              ` + experimentJoins() + `
   collapse_threads  true or false (tvla run --collapse-threads)
   abs, nonabs       lists of predicates (tvla run --abs, --nonabs)
   max_structures    stop the run after this many structures (0: no limit)
@@ -167,30 +169,8 @@ func runExperiment(cmd *cobra.Command, o *experimentOptions, specPath string) er
 	}
 	runner.Exe, runner.Log = exe, log
 
-	// The first Ctrl-C (or SIGTERM) stops the runs cleanly, a second one
-	// ends them.
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	signals := make(chan os.Signal, 2)
-	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
-	defer signal.Stop(signals)
-	watchDone := make(chan struct{})
-	defer close(watchDone)
-	go func() {
-		for n := 0; ; n++ {
-			select {
-			case <-signals:
-				if n == 0 {
-					fmt.Fprintln(log, "experiment: interrupted; stopping the runs (Ctrl-C again ends them at once)")
-					cancel()
-				} else {
-					runner.Kill()
-				}
-			case <-watchDone:
-				return
-			}
-		}
-	}()
+	ctx, stopWatching := watchInterrupts(runner, log)
+	defer stopWatching()
 
 	fmt.Fprintf(log, "experiment: %d runs of %s, %d at a time; results in %s\n", len(spec.Runs), spec.Program, o.jobs, out)
 	outcomes, runErr := runner.Run(ctx, spec)
@@ -206,7 +186,7 @@ func runExperiment(cmd *cobra.Command, o *experimentOptions, specPath string) er
 		{"chart.svg", report.Chart()},
 	}
 	for _, f := range files {
-		if err := writeFileAtomic(filepath.Join(out, f.name), f.data); err != nil {
+		if err := driver.WriteFileAtomic(filepath.Join(out, f.name), f.data); err != nil {
 			return usageError("%v", err)
 		}
 	}
@@ -225,4 +205,41 @@ func runExperiment(cmd *cobra.Command, o *experimentOptions, specPath string) er
 		return usageError("%d run(s) failed:\n%s", len(failed), strings.Join(failed, "\n"))
 	}
 	return nil
+}
+
+// watchInterrupts returns the context the runs go under: the first
+// Ctrl-C (or SIGTERM) ends it, which stops the runs cleanly; a second one
+// kills them. stop stops watching.
+func watchInterrupts(runner *experiment.Runner, log io.Writer) (ctx context.Context, stop func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	signals := make(chan os.Signal, 2)
+	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
+	watchDone := make(chan struct{})
+	go func() {
+		for n := 0; ; n++ {
+			select {
+			case <-signals:
+				if n == 0 {
+					fmt.Fprintln(log, "experiment: interrupted; stopping the runs (Ctrl-C again ends them at once)")
+					cancel()
+				} else {
+					runner.Kill()
+				}
+			case <-watchDone:
+				return
+			}
+		}
+	}()
+	return ctx, func() {
+		close(watchDone)
+		signal.Stop(signals)
+		cancel()
+	}
+}
+
+// experimentJoins lists the joins a spec may choose: the abstract ones,
+// the default first.
+func experimentJoins() string {
+	joins := driver.AbstractJoins(true)
+	return strconv.Quote(joins[0]) + " (default), " + driver.OrList(joins[1:], true)
 }

@@ -5,14 +5,14 @@ import (
 	"io"
 	"strings"
 
-	"github.com/tvla-go/tvla/engine"
+	"github.com/tvla-go/tvla/driver"
 	"github.com/tvla-go/tvla/logic"
-	"github.com/tvla-go/tvla/model"
 )
 
 // explainUpdates prints, for every use of the named action, the update
 // formulas the tool derives for instrumentation predicates, in TVP syntax.
-func explainUpdates(w io.Writer, prog *model.Program, e *engine.Engine, which string) error {
+func explainUpdates(w io.Writer, s *driver.Session, which string) error {
+	prog := s.Loaded.Program
 	norm := func(s string) string { return strings.ReplaceAll(s, " ", "") }
 	found := false
 	for _, a := range prog.Actions {
@@ -21,7 +21,7 @@ func explainUpdates(w io.Writer, prog *model.Program, e *engine.Engine, which st
 		}
 		found = true
 		fmt.Fprintf(w, "%%action %s  // %s\n", a, a.Title)
-		derived := e.Action(a).DerivedUpdates()
+		derived := s.DerivedUpdates(a)
 		for _, u := range a.Updates {
 			fmt.Fprintf(w, "  %s(%s) = %s  // written\n", u.Pred.Name, joinVars(u.Args), logic.String(u.Formula))
 		}

@@ -35,6 +35,10 @@ func usageError(format string, args ...any) error {
 	return &exitError{code: exitInput, err: fmt.Errorf(format, args...)}
 }
 
+// inputError marks an error of the driver: its messages are about the
+// input (exit code 2).
+func inputError(err error) error { return &exitError{code: exitInput, err: err} }
+
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }

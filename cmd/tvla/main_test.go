@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/tvla-go/tvla/driver"
 )
 
 func runCLI(args ...string) (code int, stdout, stderr string) {
@@ -19,13 +21,13 @@ func runCLI(args ...string) (code int, stdout, stderr string) {
 
 // runSummary runs tvla with args (which write the JSON summary to stdout,
 // --json -), checks its exit code, and decodes the summary.
-func runSummary(t *testing.T, wantCode int, args ...string) summary {
+func runSummary(t *testing.T, wantCode int, args ...string) driver.Summary {
 	t.Helper()
 	code, out, errOut := runCLI(args...)
 	if code != wantCode {
 		t.Fatalf("%v: exit %d, want %d (stderr %q)", args, code, wantCode, errOut)
 	}
-	var s summary
+	var s driver.Summary
 	if err := json.Unmarshal([]byte(out), &s); err != nil {
 		t.Fatalf("%v: stdout is not just the JSON summary: %v\n%s", args, err, out)
 	}
@@ -96,12 +98,6 @@ func TestTVLASpellings(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("normalize = %v", got)
 	}
-	for in, want := range map[string][2]string{"GNUM(2)": {"GNUM", "2"}, "X=a b": {"X", "a b"}, "FLAG": {"FLAG", ""}} {
-		n, v, err := parseDefine(in)
-		if err != nil || n != want[0] || v != want[1] {
-			t.Errorf("parseDefine(%q) = %q, %q, %v", in, n, v, err)
-		}
-	}
 }
 
 func sll(name string) string { return filepath.Join("..", "..", "programs", "sll", name) }
@@ -120,7 +116,7 @@ func TestRunVerifiesAndReports(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var s summary
+	var s driver.Summary
 	if err := json.Unmarshal(data, &s); err != nil {
 		t.Fatal(err)
 	}
@@ -150,7 +146,7 @@ func TestRunStopsAtStructureLimitWithExit3(t *testing.T) {
 	if code != exitLimit || !strings.Contains(errOut, "structure limit (20)") {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
 	}
-	var s summary
+	var s driver.Summary
 	data, err := os.ReadFile(jsonPath)
 	if err != nil {
 		t.Fatal("the summary was not written on stopping:", err)
@@ -168,7 +164,7 @@ func TestRunReadsTVLAProperties(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	var s summary
+	var s driver.Summary
 	json.Unmarshal([]byte(out), &s)
 	if s.Options.Join != "rel" {
 		t.Errorf("join %q, want rel from the properties file", s.Options.Join)

@@ -4,11 +4,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime"
-	"sync"
+	"strings"
 	"time"
 
-	"github.com/tvla-go/tvla/engine"
+	"github.com/tvla-go/tvla/driver"
 )
 
 // progress shows a one-line status on stderr while a run goes on, but
@@ -30,7 +29,8 @@ func newProgress(w io.Writer, quiet bool) *progress {
 	return p
 }
 
-func (p *progress) update(st engine.Stats) {
+// Update shows the statistics so far, at most five times a second.
+func (p *progress) Update(st driver.Stats) {
 	if !p.enabled || time.Since(p.last) < 200*time.Millisecond {
 		return
 	}
@@ -43,54 +43,33 @@ func (p *progress) update(st engine.Stats) {
 	p.shown = true
 }
 
-func (p *progress) done() {
+// Done clears the status line.
+func (p *progress) Done() {
 	if p.shown {
 		fmt.Fprint(p.w, "\r\033[K")
 	}
 }
 
-// peakHeap samples the heap in use while a run goes on and keeps the
-// largest value seen.
-type peakHeap struct {
-	mu   sync.Mutex
-	peak uint64
-	quit chan struct{}
-	wg   sync.WaitGroup
+// renderBar shows how far rendering the pictures is, like progress does
+// for the analysis: only on a terminal, only without -q.
+type renderBar struct {
+	p    *progress
+	last time.Time
 }
 
-func newPeakHeap() *peakHeap {
-	h := &peakHeap{quit: make(chan struct{})}
-	h.sample()
-	h.wg.Add(1)
-	go func() {
-		defer h.wg.Done()
-		t := time.NewTicker(20 * time.Millisecond)
-		defer t.Stop()
-		for {
-			select {
-			case <-h.quit:
-				return
-			case <-t.C:
-				h.sample()
-			}
-		}
-	}()
-	return h
+func newRenderBar(w io.Writer, quiet bool) *renderBar {
+	return &renderBar{p: newProgress(w, quiet)}
 }
 
-func (h *peakHeap) sample() {
-	var m runtime.MemStats
-	runtime.ReadMemStats(&m)
-	h.mu.Lock()
-	h.peak = max(h.peak, m.HeapInuse)
-	h.mu.Unlock()
+func (b *renderBar) Update(done, total int) {
+	if !b.p.enabled || total == 0 || (done < total && time.Since(b.last) < 100*time.Millisecond) {
+		return
+	}
+	b.last = time.Now()
+	const width = 30
+	filled := width * done / total
+	fmt.Fprintf(b.p.w, "\rrendering pictures [%s%s] %d/%d ", strings.Repeat("#", filled), strings.Repeat(".", width-filled), done, total)
+	b.p.shown = true
 }
 
-func (h *peakHeap) stop() uint64 {
-	close(h.quit)
-	h.wg.Wait()
-	h.sample()
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.peak
-}
+func (b *renderBar) Done() { b.p.Done() }

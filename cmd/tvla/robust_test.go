@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/tvla-go/tvla/driver"
 )
 
 // TestMain lets the tests run the command as a separate process (to send
@@ -24,14 +26,14 @@ func TestMain(m *testing.M) {
 
 // forever is a program whose concrete runs do not end: 2^n states with
 // lists of n nodes.
-var forever = testdata("robust", "forever.tvp")
+var forever = ownTestdata("robust", "forever.tvp")
 
 // checkStoppedOutputs checks what a run stopped by a limit leaves: the
 // JSON summary says incomplete with the reason, the TVS file is complete
 // (it parses, with every location), and no temporary file is left.
 func checkStoppedOutputs(t *testing.T, dir, reason string) {
 	t.Helper()
-	var s summary
+	var s driver.Summary
 	data, err := os.ReadFile(filepath.Join(dir, "s.json"))
 	if err != nil {
 		t.Fatal("no summary:", err)
@@ -84,7 +86,7 @@ func TestTimeoutStopsCleanly(t *testing.T) {
 		!strings.Contains(out, "stopped early: the time limit (200ms) was reached; no failure among the") {
 		t.Errorf("embed: exit %d, stderr %q\n%s", code, errOut, out)
 	}
-	var es embedSummary
+	var es driver.EmbedSummary
 	if data, err := os.ReadFile(embedJSON); err != nil || json.Unmarshal(data, &es) != nil ||
 		!es.Incomplete || es.ConcreteComplete || es.StopReason != "the time limit (200ms) was reached" || es.ConcreteStructures == 0 {
 		t.Errorf("embed summary %+v (%v)", es, err)
@@ -103,21 +105,6 @@ func TestMaxMemoryStopsCleanly(t *testing.T) {
 		t.Errorf("no note of what was explored:\n%s", out)
 	}
 	checkStoppedOutputs(t, dir, "the memory limit (24.0MiB) was reached")
-}
-
-func TestByteSizes(t *testing.T) {
-	for in, want := range map[string]uint64{"1500": 1500, "2K": 2048, "2KB": 2000, "1.5GiB": 3 << 29, "512mib": 512 << 20, "3G": 3 << 30, "7 MB": 7e6} {
-		var b byteSize
-		if err := b.Set(in); err != nil || uint64(b) != want {
-			t.Errorf("%q: %d, %v; want %d", in, b, err, want)
-		}
-	}
-	for _, bad := range []string{"", "MiB", "-1", "ten"} {
-		var b byteSize
-		if err := b.Set(bad); err == nil {
-			t.Errorf("%q accepted", bad)
-		}
-	}
 }
 
 // Ctrl-C (SIGINT) or SIGTERM during a run: exit 3, "interrupted", the
@@ -147,29 +134,6 @@ func interruptRun(t *testing.T, sig syscall.Signal) {
 		t.Errorf("stderr %q\nstdout %s", rest, stdout.String())
 	}
 	checkStoppedOutputs(t, dir, "interrupted")
-}
-
-// writeFileAtomic replaces a file whole, readable by all, and leaves
-// nothing behind; when it cannot write, the old file stays.
-func TestWriteFileAtomic(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "out.txt")
-	os.WriteFile(path, []byte("old contents, longer than the new"), 0o600)
-	if err := writeFileAtomic(path, []byte("new")); err != nil {
-		t.Fatal(err)
-	}
-	data, _ := os.ReadFile(path)
-	fi, _ := os.Stat(path)
-	if string(data) != "new" || fi.Mode().Perm() != 0o644 {
-		t.Errorf("contents %q, mode %v", data, fi.Mode())
-	}
-	if err := writeFileAtomic(filepath.Join(dir, "missing", "x.txt"), []byte("x")); err == nil {
-		t.Error("writing into a missing folder succeeded")
-	}
-	entries, _ := os.ReadDir(dir)
-	if len(entries) != 1 {
-		t.Errorf("files left: %v", entries)
-	}
 }
 
 // The same inputs give byte-identical outputs: TVS, DOT, the table and

@@ -1,66 +1,39 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
-	"regexp"
-	"runtime/pprof"
-	"sort"
+	"os/signal"
 	"strings"
+	"syscall"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
-	"github.com/tvla-go/tvla/engine"
+	"github.com/tvla-go/tvla/driver"
 	"github.com/tvla-go/tvla/predicates"
-	"github.com/tvla-go/tvla/tvp"
 )
 
 // runOptions are the flags of `tvla run`, named as in the command-line
-// contract (docs: ../shared/docs/cli-contract.md).
+// contract (docs/cli-contract.md): the run's Config, and what to print
+// and write.
 type runOptions struct {
-	defines         []string
-	join            string
-	action          string
-	props           string
-	maxStructures   int
-	maxMessages     int
-	collapseThreads bool
-	// abs and nonabs name predicates made abstraction predicates, or not,
-	// whatever their declarations say.
-	abs     []string
-	nonabs  []string
+	cfg     driver.Config
 	tvsOut  string
 	dotOut  string
 	svgDir  string
 	htmlOut string
 	jsonOut string
 	quiet   bool
-	paths   []string
-	// breakIfCoerceFails mirrors TVLA's breakIfCoerceAfterUpdateFailed
-	// property (default on).
-	breakIfCoerceFails bool
-	// differencing mirrors tvla.differencing.difference (default on).
-	differencing bool
-	cpuProfile   string
 	// explainUpdates names an action whose derived updates to print.
 	explainUpdates string
 	trace          bool
-	workers        int
-	closure        string
-	limits         limitOptions
-	concrete       concreteOptions
-	soft           softOptions
 }
 
-var actionOrder = regexp.MustCompile(`^f?c?puc?b$`)
-
-// collapseMacro is the preprocessor macro --collapse-threads defines.
-const collapseMacro = "COLLAPSE_THREADS"
-
 func newRunCommand() *cobra.Command {
-	var o runOptions
+	o := runOptions{cfg: driver.Defaults("")}
 	cmd := &cobra.Command{
 		Use:   "run PROGRAM.tvp [INPUT.tvs ...]",
 		Short: "Analyse a TVP program to a fixpoint",
@@ -126,260 +99,128 @@ under soft_invariants.`,
 			return runAnalysis(cmd, &o, args)
 		},
 	}
-	f := cmd.Flags()
-	f.StringArrayVarP(&o.defines, "define", "D", nil, "define a preprocessor macro: NAME or NAME=VALUE (TVLA: -DNAME, -DNAME(VALUE))")
-	f.StringVar(&o.join, "join", "part", "how structures at a location are joined: rel, part, ind, or conc for a concrete run")
-	f.StringVar(&o.action, "action", "fcpucb", "order of the steps of an action: [f][c]pu[c]b")
-	f.StringVar(&o.props, "props", "", "a TVLA .properties `FILE` whose result-changing keys are honoured")
-	f.IntVar(&o.maxStructures, "max-structures", 0, "stop (exit 3) after this many structures; 0 means no limit")
-	f.IntVar(&o.maxMessages, "max-messages", 0, "stop after this many messages; 0 means no limit")
-	f.BoolVar(&o.collapseThreads, "collapse-threads", false, "merge unscheduled threads into one summary object (thesis Chapter 8): defines the macro COLLAPSE_THREADS, under which a model makes its thread predicates nonabs and adds its soft invariants")
-	f.StringArrayVar(&o.abs, "abs", nil, "make `PREDICATE` (unary or nullary) an abstraction predicate, whatever its declaration says; repeatable")
-	f.StringArrayVar(&o.nonabs, "nonabs", nil, "make `PREDICATE` a non-abstraction predicate, whatever its declaration says; repeatable")
-	f.StringVar(&o.soft.mode, "soft-invariants", softOff, "with --collapse-threads, generate the soft invariants if[L,p] and nif[L,p] for every location L and thread predicate p (auto), run, and report which held; report also prints those that held as TVP declarations: off, auto or report")
-	f.StringVar(&o.soft.pattern, "soft-locations", predicates.DefaultLocationPattern, "the location predicates of --soft-invariants: unary predicates whose name matches `PATTERN`, * standing for the location")
-	f.StringArrayVar(&o.soft.preds, "soft-pred", nil, "the thread predicates of --soft-invariants are these `PREDICATE`s instead of the non-abstraction unary ones; repeatable")
-	f.StringArrayVar(&o.soft.skip, "soft-skip", nil, "leave `PREDICATE` out of the thread predicates of --soft-invariants; repeatable")
-	f.IntVar(&o.soft.rounds, "soft-rounds", defaultSoftRounds, "at most `N` runs of --soft-invariants: while one does not verify, the next adds conditional soft invariants for the thread predicates left 1/2 at a location")
-	f.StringVar(&o.soft.out, "soft-invariants-out", "", "write the soft invariants that held as TVP declarations to `FILE`")
+	addRunFlags(cmd.Flags(), &o)
+	return cmd
+}
+
+// addRunFlags declares tvla run's flags.
+func addRunFlags(f *pflag.FlagSet, o *runOptions) {
+	c := &o.cfg
+	f.StringArrayVarP(&c.Defines, "define", "D", nil, "define a preprocessor macro: NAME or NAME=VALUE (TVLA: -DNAME, -DNAME(VALUE))")
+	f.StringVar(&c.Join, "join", driver.DefaultJoin, "how structures at a location are joined: "+
+		strings.Join(driver.AbstractJoins(false), ", ")+", or "+driver.OrList(driver.ConcreteJoins(), false)+" for a concrete run")
+	f.StringVar(&c.ActionOrder, "action", "fcpucb", "order of the steps of an action: [f][c]pu[c]b")
+	f.StringVar(&c.Properties, "props", "", "a TVLA .properties `FILE` whose result-changing keys are honoured")
+	f.IntVar(&c.MaxStructures, "max-structures", 0, "stop (exit 3) after this many structures; 0 means no limit")
+	f.IntVar(&c.MaxMessages, "max-messages", 0, "stop after this many messages; 0 means no limit")
+	f.BoolVar(&c.CollapseThreads, "collapse-threads", false, "merge unscheduled threads into one summary object (thesis Chapter 8): defines the macro COLLAPSE_THREADS, under which a model makes its thread predicates nonabs and adds its soft invariants")
+	f.StringArrayVar(&c.Abs, "abs", nil, "make `PREDICATE` (unary or nullary) an abstraction predicate, whatever its declaration says; repeatable")
+	f.StringArrayVar(&c.NonAbs, "nonabs", nil, "make `PREDICATE` a non-abstraction predicate, whatever its declaration says; repeatable")
+	f.StringVar(&c.Soft.Mode, "soft-invariants", driver.SoftOff, "with --collapse-threads, generate the soft invariants if[L,p] and nif[L,p] for every location L and thread predicate p (auto), run, and report which held; report also prints those that held as TVP declarations: off, auto or report")
+	f.StringVar(&c.Soft.LocationPattern, "soft-locations", predicates.DefaultLocationPattern, "the location predicates of --soft-invariants: unary predicates whose name matches `PATTERN`, * standing for the location")
+	f.StringArrayVar(&c.Soft.Preds, "soft-pred", nil, "the thread predicates of --soft-invariants are these `PREDICATE`s instead of the non-abstraction unary ones; repeatable")
+	f.StringArrayVar(&c.Soft.Skip, "soft-skip", nil, "leave `PREDICATE` out of the thread predicates of --soft-invariants; repeatable")
+	f.IntVar(&c.Soft.Rounds, "soft-rounds", driver.DefaultSoftRounds, "at most `N` runs of --soft-invariants: while one does not verify, the next adds conditional soft invariants for the thread predicates left 1/2 at a location")
+	f.StringVar(&c.Soft.Out, "soft-invariants-out", "", "write the soft invariants that held as TVP declarations to `FILE`")
 	f.StringVar(&o.tvsOut, "tvs", "", "write the final structures per location as TVS to `FILE`")
 	f.StringVar(&o.dotOut, "dot", "", "write the final structures per location as Graphviz DOT to `FILE`")
 	f.StringVar(&o.svgDir, "svg", "", "render every structure and the CFG as SVG into `DIR`")
 	f.StringVar(&o.htmlOut, "html", "", "write a self-contained HTML report to `FILE`")
 	f.StringVar(&o.jsonOut, "json", "", "write the JSON summary to `FILE` (- for standard output)")
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "no progress output")
-	f.IntVar(&o.workers, "workers", 0, "apply actions on `N` goroutines; 0 means one per CPU (the result is the same for any N)")
-	f.StringArrayVar(&o.paths, "path", nil, "add `DIR` to the #include search path")
-	f.StringVar(&o.closure, "closure", "full", "which contrapositives of instrumentation definitions Coerce enforces: full (sharper, sound) or tvla (only for bodies of two or more conjuncts, as TVLA 3)")
+	f.IntVar(&c.Workers, "workers", 0, "apply actions on `N` goroutines; 0 means one per CPU (the result is the same for any N)")
+	f.StringArrayVar(&c.SearchPath, "path", nil, "add `DIR` to the #include search path")
+	f.StringVar(&c.Closure, "closure", "full", "which contrapositives of instrumentation definitions Coerce enforces: full (sharper, sound) or tvla (only for bodies of two or more conjuncts, as TVLA 3)")
 	f.BoolVar(&o.trace, "trace", false, "print, for every message, a shortest abstract trace from an input structure")
 	f.StringVar(&o.explainUpdates, "explain-updates", "", "print the update formulas finite differencing derives for `ACTION` (a name, or a use such as \"Copy(x, y)\"), and stop")
-	addLimitFlags(f, &o.limits)
-	addConcreteFlags(f, &o.concrete, 0)
-	f.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the analysis to `FILE` (for developers)")
+	addLimitFlags(f, c)
+	addConcreteFlags(f, &c.Concrete, 0)
+	f.StringVar(&c.CPUProfile, "cpuprofile", "", "write a CPU profile of the analysis to `FILE` (for developers)")
 	f.MarkHidden("cpuprofile")
-	return cmd
-}
-
-func (o *runOptions) validate() error {
-	switch o.join {
-	case "rel", "part", "ind", "conc":
-	default:
-		return usageError("--join must be rel, part, ind or conc, not %q", o.join)
-	}
-	if o.closure == "" { // commands without the flag (embed) use the default
-		o.closure = "full"
-	}
-	if _, err := predicates.ParseClosure(o.closure); err != nil {
-		return usageError("--closure: %v", err)
-	}
-	if !actionOrder.MatchString(o.action) {
-		return usageError("--action must match [f][c]pu[c]b, not %q", o.action)
-	}
-	if o.maxStructures < 0 || o.maxMessages < 0 {
-		return usageError("limits must not be negative")
-	}
-	if o.workers < 0 {
-		return usageError("--workers must not be negative")
-	}
-	if err := o.limits.validate(); err != nil {
-		return err
-	}
-	if err := o.concrete.validate(); err != nil {
-		return err
-	}
-	for _, d := range o.defines {
-		if _, _, err := parseDefine(d); err != nil {
-			return err
-		}
-	}
-	if _, err := abstractionOverrides(o.abs, o.nonabs); err != nil {
-		return err
-	}
-	return o.soft.validate(o)
-}
-
-// abstractionOverrides turns --abs and --nonabs into the loader's map; a
-// predicate named by both is an error.
-func abstractionOverrides(abs, nonabs []string) (map[string]bool, error) {
-	m := map[string]bool{}
-	for _, p := range abs {
-		m[p] = true
-	}
-	for _, p := range nonabs {
-		if m[p] {
-			return nil, usageError("predicate %s is given to both --abs and --nonabs", p)
-		}
-		m[p] = false
-	}
-	return m, nil
-}
-
-var defineSyntax = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*)(?:=(.*)|\((.*)\))?$`)
-
-// parseDefine reads NAME, NAME=VALUE or TVLA's NAME(VALUE).
-func parseDefine(d string) (name, value string, err error) {
-	m := defineSyntax.FindStringSubmatch(d)
-	if m == nil {
-		return "", "", usageError("bad macro definition %q: want NAME, NAME=VALUE or NAME(VALUE)", d)
-	}
-	value = m[2]
-	if m[3] != "" {
-		value = m[3]
-	}
-	return m[1], value, nil
 }
 
 func runAnalysis(cmd *cobra.Command, o *runOptions, args []string) error {
-	if err := o.validate(); err != nil {
-		return err
-	}
 	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
-	program, inputs := args[0], args[1:]
-	defines := defineMap(o.defines)
-	if o.collapseThreads {
-		// The model decides what collapsing means: under this macro it
-		// makes its thread predicates nonabs and adds its soft invariants
-		// (the same file runs on TVLA 3 with -DCOLLAPSE_THREADS).
-		defines[collapseMacro] = "1"
+	cfg := &o.cfg
+	cfg.Program, cfg.Inputs, cfg.Explicit = args[0], args[1:], changedFlags(cmd)
+	if err := cfg.Validate(); err != nil {
+		return inputError(err)
 	}
-	if err := o.applyProperties(cmd, program, stderr); err != nil {
-		return err
+	if err := cfg.ApplyProperties(stderr); err != nil {
+		return inputError(err)
 	}
-	join, err := engine.ParseJoin(o.join)
-	if err != nil {
-		return usageError("%v", err)
-	}
-	overrides, _ := abstractionOverrides(o.abs, o.nonabs)
-	softCfg := o.soft.config()
-	loadCfg := tvp.LoadConfig{Defines: defines, SearchPath: o.paths, Abstraction: overrides, Soft: softCfg}
-	l, err := loadProgram(program, inputs, loadCfg)
-	if err != nil {
-		return err
-	}
-	prog, structures := l.prog, l.structures
-	inputs = l.inputs
-	for _, w := range prog.Warnings {
-		fmt.Fprintln(stderr, "warning:", w)
-	}
-	opts := engine.Options{
-		Join: join, ActionOrder: o.action, MaxStructures: o.maxStructures, MaxMessages: o.maxMessages,
-		BreakIfCoerceAfterUpdateFailed: o.breakIfCoerceFails,
-		Differencing:                   o.differencing,
-		Workers:                        o.workers,
-		MaxDepth:                       o.concrete.maxDepth,
-	}
-	if join == engine.JoinConcrete && opts.MaxStructures == 0 {
-		opts.MaxStructures = defaultConcreteStructures
-	}
-	opts.Closure, _ = predicates.ParseClosure(o.closure)
 	progress := newProgress(stderr, o.quiet)
-	opts.Progress = progress.update
-	if err := checkViews(o); err != nil {
-		return err
-	}
-	eng, err := engine.New(prog, opts)
+	s, err := driver.Open(*cfg, driver.Hooks{Warnings: stderr, Log: logWriter(stderr, o.quiet), Progress: progress})
 	if err != nil {
-		return &exitError{code: exitInput, err: err}
+		return inputError(err)
+	}
+	out := &driver.Outputs{TVS: o.tvsOut, DOT: o.dotOut, SVG: o.svgDir, HTML: o.htmlOut, JSON: o.jsonOut,
+		SoftTVP: cfg.Soft.Out, Stdout: stdout, Version: versionString(), Render: newRenderBar(stderr, o.quiet)}
+	if err := out.Check(); err != nil {
+		return inputError(err)
+	}
+	if err := s.Compile(); err != nil {
+		return inputError(err)
 	}
 	if o.explainUpdates != "" {
-		return explainUpdates(stdout, prog, eng, o.explainUpdates)
+		return explainUpdates(stdout, s, o.explainUpdates)
 	}
-	limits := startLimits(o.limits)
-	defer limits.stop()
-	ctx := limits.ctx
-	if join == engine.JoinConcrete {
-		log := stderr
-		if o.quiet {
-			log = io.Discard
-		}
-		if structures, err = concretize(ctx, eng, o.concrete, structures, opts.MaxStructures, l.perInput, inputs, log); err != nil {
-			return err
-		}
-	}
-	peak := newPeakHeap()
-	if o.cpuProfile != "" {
-		f, err := os.Create(o.cpuProfile)
-		if err != nil {
-			return usageError("%v", err)
-		}
-		defer f.Close()
-		pprof.StartCPUProfile(f)
-		defer pprof.StopCPUProfile()
-	}
-	res, err := eng.Run(ctx, structures)
-	var soft *softResult
-	if prog.SoftInvariants != nil && err == nil {
-		// Rounds of refinement (soft.go): while a round does not verify,
-		// the thread predicates left 1/2 at a location give conditional
-		// soft invariants there for the next.
-		soft = softHeld(prog.SoftInvariants, res, nil)
-		for len(soft.rounds) < o.soft.rounds && !verifiedRun(res) && (!res.Incomplete || res.StoppedOnMessage) {
-			pairs := soft.newPairs(softCfg.Pairs)
-			if len(pairs) == 0 {
-				break
-			}
-			softCfg.Pairs = append(softCfg.Pairs, pairs...)
-			progress.done()
-			if !o.quiet {
-				fmt.Fprintf(stderr, "soft invariants: round %d: %s; round %d adds conditional ones for %d pair(s) of thread predicates left 1/2 at a location\n",
-					len(soft.rounds), roundVerdict(res), len(soft.rounds)+1, len(pairs))
-			}
-			if l, err = loadProgram(program, inputs, loadCfg); err != nil {
-				return err
-			}
-			prog, structures = l.prog, l.structures
-			if eng, err = engine.New(prog, opts); err != nil {
-				return &exitError{code: exitInput, err: err}
-			}
-			if res, err = eng.Run(ctx, structures); err != nil {
-				break
-			}
-			soft = softHeld(prog.SoftInvariants, res, soft.rounds)
-		}
-	}
-	limits.stop()
-	progress.done()
+	ctx, stop := startLimits(cfg.Timeout, cfg.MaxMemory)
+	defer stop()
+	outcome, err := s.Run(ctx)
+	stop()
 	if err != nil {
-		return &exitError{code: exitInput, err: err}
+		return inputError(err)
 	}
-	peakBytes := peak.stop()
+	if err := o.report(outcome, out, stdout, stderr); err != nil {
+		return inputError(err)
+	}
+	return runStatus(outcome.Result)
+}
+
+// report prints the run's table (on stderr when the JSON summary goes to
+// stdout) and writes the outputs asked for.
+func (o *runOptions) report(oc *driver.Outcome, out *driver.Outputs, stdout, stderr io.Writer) error {
 	table := stdout
 	if o.jsonOut == "-" {
 		table = stderr
 	}
 	if !(o.quiet && o.jsonOut == "-") {
-		printTable(table, res, eng.Constraints())
-		if soft != nil {
-			printSoftTable(table, soft)
-			if o.soft.mode == softReport {
+		printTable(table, oc.Result, oc.Constraints)
+		if oc.Soft != nil {
+			printSoftTable(table, oc.Soft)
+			if o.cfg.Soft.Mode == driver.SoftReport {
 				fmt.Fprintln(table)
-				softTVP(table, soft)
+				oc.Soft.WriteTVP(table)
 			}
 		}
 	}
-	if soft != nil && o.soft.out != "" {
-		var b strings.Builder
-		softTVP(&b, soft)
-		if err := writeFileAtomic(o.soft.out, []byte(b.String())); err != nil {
-			return &exitError{code: exitInput, err: err}
-		}
+	if err := out.WriteSoftTVP(oc); err != nil {
+		return err
 	}
 	if o.trace {
-		printTraces(table, res)
+		printTraces(table, oc.Result)
 	}
-	if o.tvsOut != "" {
-		if err := writeTVSResult(o.tvsOut, res, prog.Print); err != nil {
-			return &exitError{code: exitInput, err: err}
+	if err := out.WriteTVS(oc); err != nil {
+		return err
+	}
+	if err := out.WriteDOT(oc); err != nil {
+		return err
+	}
+	if out.Pictures() {
+		// Ctrl-C while the pictures render stops them: no half report.
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		err := out.WritePictures(ctx, oc)
+		stop()
+		if err != nil {
+			return err
 		}
 	}
-	if err := writeViews(o, prog, res, stderr); err != nil {
-		return &exitError{code: exitInput, err: err}
-	}
-	if o.jsonOut != "" {
-		if err := writeJSON(o.jsonOut, buildSummary(program, inputs, o, defines, res, peakBytes, soft), stdout); err != nil {
-			return &exitError{code: exitInput, err: err}
-		}
-	}
+	return out.WriteSummary(oc)
+}
+
+// runStatus is the exit status of a run that ended as res did.
+func runStatus(res *driver.Result) error {
 	switch {
 	case res.StoppedOnMessage:
 		return &exitError{code: exitMessages, err: fmt.Errorf("stopped: %s", res.StopReason)}
@@ -391,63 +232,20 @@ func runAnalysis(cmd *cobra.Command, o *runOptions, args []string) error {
 	return nil
 }
 
-// applyProperties reads PROGRAM.properties beside the program (as TVLA
-// does) and then --props; flags given on the command line win.
-func (o *runOptions) applyProperties(cmd *cobra.Command, program string, stderr io.Writer) error {
-	o.breakIfCoerceFails = true
-	o.differencing = true
-	files := []string{}
-	beside := strings.TrimSuffix(program, filepath.Ext(program)) + ".properties"
-	if _, err := os.Stat(beside); err == nil {
-		files = append(files, beside)
-	}
-	if o.props != "" {
-		files = append(files, o.props)
-	}
-	var unknown []string
-	for _, f := range files {
-		kv, err := readProperties(f)
-		if err != nil {
-			return usageError("%s: %v", f, errCause(err))
-		}
-		p, err := interpretProperties(f, kv)
-		if err != nil {
-			return usageError("%v", err)
-		}
-		flags := cmd.Flags()
-		if p.join != nil && !flags.Changed("join") {
-			o.join = *p.join
-		}
-		if p.actionOrder != nil && !flags.Changed("action") {
-			o.action = *p.actionOrder
-		}
-		if p.maxStructures != nil && !flags.Changed("max-structures") {
-			o.maxStructures = *p.maxStructures
-		}
-		if p.maxMessages != nil && !flags.Changed("max-messages") {
-			o.maxMessages = *p.maxMessages
-		}
-		if p.breakIfCoerceFails != nil {
-			o.breakIfCoerceFails = *p.breakIfCoerceFails
-		}
-		if p.differencing != nil {
-			o.differencing = *p.differencing
-		}
-		unknown = append(unknown, p.unknown...)
-	}
-	if len(unknown) > 0 {
-		sort.Strings(unknown)
-		fmt.Fprintf(stderr, "warning: properties ignored (they do not change results here): %s\n", strings.Join(unknown, ", "))
-	}
-	return o.validate()
+// changedFlags names the flags given on the command line: a .properties
+// file does not override them.
+func changedFlags(cmd *cobra.Command) map[string]bool {
+	given := map[string]bool{}
+	cmd.Flags().Visit(func(f *pflag.Flag) { given[f.Name] = true })
+	return given
 }
 
-// errCause strips the path that os errors repeat.
-func errCause(err error) string {
-	if pe, ok := err.(*os.PathError); ok {
-		return pe.Err.Error()
+// logWriter is where the notes -q leaves out go.
+func logWriter(stderr io.Writer, quiet bool) io.Writer {
+	if quiet {
+		return io.Discard
 	}
-	return err.Error()
+	return stderr
 }
 
 // tvlaFlags maps TVLA 3's single-dash long options to ours.

@@ -10,12 +10,14 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/tvla-go/tvla/driver"
 )
 
 var updateSoft = flag.Bool("update-soft", false, "rewrite testdata/soft/*.golden")
 
 // toggle is the tiny collapsed thread model of the soft-invariant tests.
-var toggle = filepath.Join("..", "..", "testdata", "soft", "toggle.tvp")
+var toggle = filepath.Join("testdata", "soft", "toggle.tvp")
 
 // maskSeconds replaces the times of a run's output by T.
 var seconds = regexp.MustCompile(`[0-9]+\.[0-9]{3}s?`)
@@ -37,7 +39,7 @@ func TestSoftInvariantsReportGolden(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
 	}
 	got := maskSeconds(out)
-	golden := filepath.Join("..", "..", "testdata", "soft", "toggle-report.golden")
+	golden := filepath.Join("testdata", "soft", "toggle-report.golden")
 	if *updateSoft {
 		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
 			t.Fatal(err)
@@ -76,7 +78,7 @@ func TestSoftInvariantsReportPastes(t *testing.T) {
 	if !strings.HasSuffix(out, "\n"+string(decls)) {
 		t.Errorf("--soft-invariants-out is not what report printed:\n%s", decls)
 	}
-	var s summary
+	var s driver.Summary
 	data, _ := os.ReadFile(filepath.Join(dir, "s.json"))
 	if err := json.Unmarshal(data, &s); err != nil {
 		t.Fatal(err)
@@ -99,7 +101,7 @@ func TestSoftInvariantsReportPastes(t *testing.T) {
 	if code != exitVerified {
 		t.Fatalf("the model with the declarations pasted: exit %d, stderr %q", code, errOut)
 	}
-	var pasted summary
+	var pasted driver.Summary
 	if err := json.Unmarshal([]byte(out), &pasted); err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +116,7 @@ func TestSoftInvariantsJSON(t *testing.T) {
 	if si == nil {
 		t.Fatal("no soft_invariants in the summary")
 	}
-	want := summarySoft{
+	want := driver.SoftSummary{
 		Mode: "auto", LocationPattern: "at[*]", Locations: []string{"a", "b", "c"},
 		ThreadPredicates: []string{"p", "q"}, Generated: 16, Skipped: []string{},
 		Held:     []string{"nif[a,p]", "nif[a,q]", "nif[b,q]", "if[c,p,q]", "if[c,not[p],not[q]]"},

@@ -5,19 +5,19 @@ import (
 	"io"
 	"strings"
 
-	"github.com/tvla-go/tvla/engine"
+	"github.com/tvla-go/tvla/driver"
 	"github.com/tvla-go/tvla/tvl"
 )
 
 // printTraces writes, for every message, a shortest abstract trace from an
 // input structure: each step's location, the action that led there, and
 // the predicates whose values changed on the way.
-func printTraces(w io.Writer, res *engine.Result) {
+func printTraces(w io.Writer, res *driver.Result) {
 	n := 0
 	for _, l := range res.Locations {
 		for _, m := range l.Messages {
 			n++
-			fmt.Fprintf(w, "\ntrace %d: %q at %s\n", n, oneLine(m.Text), l.Label)
+			fmt.Fprintf(w, "\ntrace %d: %q at %s\n", n, driver.OneLine(m.Text), l.Label)
 			steps := res.Trace(m)
 			for i, st := range steps {
 				switch {

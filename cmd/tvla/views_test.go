@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tvla-go/tvla/driver"
 )
 
 const nullderef = "../../programs/sll/search_nullderef.tvp"
@@ -36,7 +38,7 @@ func TestViewsEndToEnd(t *testing.T) {
 	if strings.Contains(stderr, "rendering") {
 		t.Errorf("a progress bar was drawn on a non-terminal: %q", stderr)
 	}
-	var sum summary
+	var sum driver.Summary
 	data, err := os.ReadFile(filepath.Join(dir, "s.json"))
 	if err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-package main
+package driver
 
 import (
 	"bufio"
@@ -38,7 +38,7 @@ func gcPercentFor(live uint64) int {
 // closed, unless GOGC is set; and sets a soft memory limit, unless
 // GOMEMLIMIT is set: the run's --max-memory when given, else half the
 // machine's memory.
-func tuneGC(maxMemory byteSize, quit <-chan struct{}) {
+func tuneGC(maxMemory ByteSize, quit <-chan struct{}) {
 	if os.Getenv("GOMEMLIMIT") == "" {
 		if maxMemory > 0 {
 			debug.SetMemoryLimit(int64(maxMemory))

@@ -1,4 +1,4 @@
-package main
+package tvp
 
 import (
 	"bufio"
@@ -8,22 +8,37 @@ import (
 	"strings"
 )
 
-// tvlaProperties are the keys of a TVLA .properties file that change
-// results; the tool honours them. Other keys are reported once.
-type tvlaProperties struct {
-	join               *string
-	actionOrder        *string
-	maxStructures      *int
-	maxMessages        *int
-	breakIfCoerceFails *bool
-	freezeWithMessages *bool
-	differencing       *bool
-	unknown            []string
+// Properties are the keys of a TVLA .properties file that change results
+// (nil: the file does not set it); Unknown lists the file's other keys,
+// which the caller reports once.
+type Properties struct {
+	Join               *string
+	ActionOrder        *string
+	MaxStructures      *int
+	MaxMessages        *int
+	BreakIfCoerceFails *bool
+	FreezeWithMessages *bool
+	Differencing       *bool
+	Unknown            []string
 }
 
-// readProperties reads a Java properties file: key=value or key: value
-// lines, # and ! comments, backslash continuations.
-func readProperties(path string) (map[string]string, error) {
+// ReadProperties reads the TVLA .properties file at path and picks out
+// the keys that change results. An error names the file.
+func ReadProperties(path string) (*Properties, error) {
+	kv, err := readPropertiesFile(path)
+	if err != nil {
+		cause := err.Error()
+		if pe, ok := err.(*os.PathError); ok {
+			cause = pe.Err.Error() // the path is said once
+		}
+		return nil, fmt.Errorf("%s: %s", path, cause)
+	}
+	return interpretProperties(path, kv)
+}
+
+// readPropertiesFile reads a Java properties file: key=value or key:
+// value lines, # and ! comments, backslash continuations.
+func readPropertiesFile(path string) (map[string]string, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -57,8 +72,8 @@ func readProperties(path string) (map[string]string, error) {
 }
 
 // interpretProperties picks out the keys that change results.
-func interpretProperties(path string, kv map[string]string) (*tvlaProperties, error) {
-	p := &tvlaProperties{}
+func interpretProperties(path string, kv map[string]string) (*Properties, error) {
+	p := &Properties{}
 	bad := func(k, v, want string) error {
 		return fmt.Errorf("%s: %s = %q: want %s", path, k, v, want)
 	}
@@ -66,10 +81,10 @@ func interpretProperties(path string, kv map[string]string) (*tvlaProperties, er
 		switch k {
 		case "tvla.joinType":
 			v := v
-			p.join = &v
+			p.Join = &v
 		case "tvla.engine.actionOrder":
 			v := v
-			p.actionOrder = &v
+			p.ActionOrder = &v
 		case "tvla.engine.maxStructures", "tvla.engine.maxMessages":
 			n, err := strconv.Atoi(v)
 			if err != nil {
@@ -79,9 +94,9 @@ func interpretProperties(path string, kv map[string]string) (*tvlaProperties, er
 				n = 0 // TVLA writes -1 for no limit
 			}
 			if k == "tvla.engine.maxStructures" {
-				p.maxStructures = &n
+				p.MaxStructures = &n
 			} else {
-				p.maxMessages = &n
+				p.MaxMessages = &n
 			}
 		case "tvla.engine.breakIfCoerceAfterUpdateFailed", "tvla.engine.freezeStructuresWithMessages", "tvla.differencing.difference":
 			b, err := strconv.ParseBool(v)
@@ -90,14 +105,14 @@ func interpretProperties(path string, kv map[string]string) (*tvlaProperties, er
 			}
 			switch k {
 			case "tvla.engine.breakIfCoerceAfterUpdateFailed":
-				p.breakIfCoerceFails = &b
+				p.BreakIfCoerceFails = &b
 			case "tvla.engine.freezeStructuresWithMessages":
-				p.freezeWithMessages = &b
+				p.FreezeWithMessages = &b
 			default:
-				p.differencing = &b
+				p.Differencing = &b
 			}
 		default:
-			p.unknown = append(p.unknown, k)
+			p.Unknown = append(p.Unknown, k)
 		}
 	}
 	return p, nil

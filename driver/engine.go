@@ -1,0 +1,178 @@
+package driver
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/tvla-go/tvla/engine"
+	"github.com/tvla-go/tvla/model"
+	"github.com/tvla-go/tvla/predicates"
+	"github.com/tvla-go/tvla/soundness"
+	"github.com/tvla-go/tvla/tvl"
+)
+
+// This file is the one place the driver (and, through these names, the
+// command line) meets the engine's API.
+
+// The engine's results, as front ends print them.
+type (
+	Result         = engine.Result
+	LocationResult = engine.LocationResult
+	Message        = engine.Message
+	Stats          = engine.Stats
+	TraceStep      = engine.TraceStep
+)
+
+// Prefixes of the messages a concrete run raises about the program's own
+// claims: every such message begins with ConcreteCheck, and those that
+// find a consistency rule false on a reached state with BrokenRule.
+const (
+	ConcreteCheck = engine.ConcreteCheck
+	BrokenRule    = engine.BrokenRule
+)
+
+// IsConcrete reports whether the join named runs the program concretely
+// (conc) rather than abstractly.
+func IsConcrete(join string) bool { return engine.IsConcrete(join) }
+
+// Joins lists the join modes' names, as the engine registers them.
+func Joins() []string { return engine.Joins() }
+
+// DefaultJoin is the join of a run that names none.
+const DefaultJoin = engine.DefaultJoin
+
+// AbstractJoins lists the joins of abstract runs (not concrete), in the
+// engine's order, or with the default first.
+func AbstractJoins(defaultFirst bool) []string {
+	var out []string
+	if defaultFirst {
+		out = append(out, DefaultJoin)
+	}
+	for _, j := range Joins() {
+		if !IsConcrete(j) && !(defaultFirst && j == DefaultJoin) {
+			out = append(out, j)
+		}
+	}
+	return out
+}
+
+// ConcreteJoins lists the joins of concrete runs.
+func ConcreteJoins() []string {
+	var out []string
+	for _, j := range Joins() {
+		if IsConcrete(j) {
+			out = append(out, j)
+		}
+	}
+	return out
+}
+
+// OrList is "a, b or c" (each in quotes when quoted), for messages and
+// help texts that list choices.
+func OrList(names []string, quoted bool) string {
+	if quoted {
+		q := make([]string, len(names))
+		for i, n := range names {
+			q[i] = strconv.Quote(n)
+		}
+		names = q
+	}
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
+// engineOptions are the engine's options for the Config's run.
+func (c *Config) engineOptions(progress Progress) engine.Options {
+	opts := engine.Options{
+		Join: c.Join, ActionOrder: c.ActionOrder, MaxStructures: c.MaxStructures, MaxMessages: c.MaxMessages,
+		BreakIfCoerceAfterUpdateFailed: c.BreakIfCoerceFails,
+		Differencing:                   c.Differencing,
+		Workers:                        c.Workers,
+		MaxDepth:                       c.Concrete.MaxDepth,
+	}
+	if IsConcrete(c.Join) && opts.MaxStructures == 0 {
+		opts.MaxStructures = DefaultConcreteStructures
+	}
+	opts.Closure, _ = predicates.ParseClosure(c.Closure)
+	if progress != nil {
+		opts.Progress = progress.Update
+	}
+	return opts
+}
+
+// compiled is a program compiled for a run.
+type compiled struct {
+	e    *engine.Engine
+	opts engine.Options
+}
+
+func newEngine(prog *model.Program, opts engine.Options) (*compiled, error) {
+	e, err := engine.New(prog, opts)
+	if err != nil {
+		return nil, err
+	}
+	return &compiled{e, opts}, nil
+}
+
+func (e *compiled) run(ctx context.Context, inputs []*tvl.Structure) (*Result, error) {
+	return e.e.Run(ctx, inputs)
+}
+
+func (e *compiled) constraints() int { return e.e.Constraints() }
+
+func (e *compiled) derivedUpdates(a *model.Action) []predicates.Update {
+	return e.e.Action(a).DerivedUpdates()
+}
+
+// concretize makes the concrete instances of the inputs, at most max.
+func (e *compiled) concretize(ctx context.Context, inputs []*tvl.Structure, k ConcreteConfig, max int) ([]*tvl.Structure, concretized, error) {
+	out, rep, err := e.e.Concretize(ctx, inputs, engine.ConcretizeOptions{Copies: k.Copies, Threads: k.Threads, Max: max})
+	return out, concretized{rep.PerInput, rep.Truncated}, err
+}
+
+// concretized says what Concretize made: per input structure, the new
+// concrete structures it gave, and whether the bound cut it short.
+type concretized struct {
+	perInput  []int
+	truncated bool
+}
+
+// embedOptions are soundness.Embed's options for the Config's check.
+func (c *Config) embedOptions(o EmbedOptions) soundness.EmbedOptions {
+	explain := o.Explain
+	if explain == 0 {
+		explain = -1 // none
+	}
+	return soundness.EmbedOptions{
+		Abstract:   engine.Options{Join: c.Join, ActionOrder: c.ActionOrder, Differencing: c.Differencing, Workers: c.Workers},
+		Concretize: engine.ConcretizeOptions{Copies: c.Concrete.Copies, Threads: c.Concrete.Threads},
+		MaxDepth:   c.Concrete.MaxDepth, MaxStructures: o.MaxStructures,
+		Check: soundness.Options{Workers: c.Workers, Explained: explain},
+	}
+}
+
+// Verified reports whether a run reached its fixpoint without a message.
+func Verified(res *Result) bool {
+	return !res.Incomplete && !res.StoppedOnMessage && res.Stats.Messages == 0
+}
+
+// Verdict says how a run ended, in a few words.
+func Verdict(res *Result) string {
+	switch {
+	case Verified(res):
+		return "verified"
+	case res.StoppedOnMessage:
+		return fmt.Sprintf("stopped at a message (%d in all)", res.Stats.Messages)
+	case res.Incomplete:
+		return "stopped early: " + res.StopReason
+	}
+	return fmt.Sprintf("%d message(s)", res.Stats.Messages)
+}
+
+// stopReason says why ctx ended: the cause it was given (a time or
+// memory limit), or "interrupted".
+func stopReason(ctx context.Context) string { return engine.StopReason(ctx) }

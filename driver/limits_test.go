@@ -1,0 +1,64 @@
+package driver
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+func TestByteSizes(t *testing.T) {
+	for in, want := range map[string]uint64{"1500": 1500, "2K": 2048, "2KB": 2000, "1.5GiB": 3 << 29, "512mib": 512 << 20, "3G": 3 << 30, "7 MB": 7e6} {
+		var b ByteSize
+		if err := b.Set(in); err != nil || uint64(b) != want {
+			t.Errorf("%q: %d, %v; want %d", in, b, err, want)
+		}
+	}
+	for _, bad := range []string{"", "MiB", "-1", "ten"} {
+		var b ByteSize
+		if err := b.Set(bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}
+
+// A run under WithLimits ends at the time limit with the limit as its
+// cause, which is the stop reason the run reports; stop keeps it.
+func TestWithLimitsGivesTheCause(t *testing.T) {
+	ctx, stop := WithLimits(context.Background(), 10*time.Millisecond, 0)
+	<-ctx.Done()
+	stop()
+	if got := stopReason(ctx); got != "the time limit (10ms) was reached" {
+		t.Errorf("stop reason %q", got)
+	}
+	ctx, stop = WithLimits(context.Background(), 0, 0)
+	stop()
+	if got := stopReason(ctx); !errors.Is(ctx.Err(), context.Canceled) || got != "interrupted" {
+		t.Errorf("after stop: %v, %q", ctx.Err(), got)
+	}
+}
+
+// WriteFileAtomic replaces a file whole, readable by all, and leaves
+// nothing behind; when it cannot write, the old file stays.
+func TestWriteFileAtomic(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "out.txt")
+	os.WriteFile(path, []byte("old contents, longer than the new"), 0o600)
+	if err := WriteFileAtomic(path, []byte("new")); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(path)
+	fi, _ := os.Stat(path)
+	if string(data) != "new" || fi.Mode().Perm() != 0o644 {
+		t.Errorf("contents %q, mode %v", data, fi.Mode())
+	}
+	if err := WriteFileAtomic(filepath.Join(dir, "missing", "x.txt"), []byte("x")); err == nil {
+		t.Error("writing into a missing folder succeeded")
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Errorf("files left: %v", entries)
+	}
+}

@@ -1,0 +1,133 @@
+package driver
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/tvla-go/tvla/model"
+	"github.com/tvla-go/tvla/predicates"
+	"github.com/tvla-go/tvla/tvl"
+	"github.com/tvla-go/tvla/tvp"
+)
+
+// A Frontend reads a program file into a model under the loader's
+// configuration (macros, search path, abstraction overrides, generated
+// soft invariants) and returns the files it read. tvp.LoadProgram is the
+// front end of TVP files; a compiler from another language to TVP
+// registers its own with RegisterFrontend.
+type Frontend func(path string, cfg tvp.LoadConfig) (*model.Program, []string, error)
+
+// frontends are the registered front ends by file extension.
+var frontends = map[string]Frontend{}
+
+// RegisterFrontend makes programs whose file name ends in ext (".alg")
+// load with f; other files are TVP. Register before any run starts.
+func RegisterFrontend(ext string, f Frontend) { frontends[ext] = f }
+
+// LoadProgram reads the program at path with the front end its
+// extension asks for (TVP by default).
+func LoadProgram(path string, cfg tvp.LoadConfig) (*model.Program, []string, error) {
+	if f, ok := frontends[filepath.Ext(path)]; ok {
+		return f(path, cfg)
+	}
+	return tvp.LoadProgram(path, cfg)
+}
+
+// Loaded is a program with its input structures.
+type Loaded struct {
+	Program *model.Program
+	// Files are the files the program was read from; Inputs the TVS files
+	// read.
+	Files      []string
+	Inputs     []string
+	Structures []*tvl.Structure
+	// PerInput counts the structures of each input file.
+	PerInput []int
+}
+
+// flagError is an input error a flag caused: its text names the flag,
+// and it wraps the loader's error.
+type flagError struct {
+	text string
+	err  error
+}
+
+func (e *flagError) Error() string { return e.text }
+func (e *flagError) Unwrap() error { return e.err }
+
+// Load reads the Config's program and its inputs: the TVS files given, or
+// PROGRAM.tvs beside the program, or else one empty structure. The
+// loader's positioned errors (tvp.ErrorList, *tvp.Error) are returned as
+// they are.
+func Load(c *Config) (*Loaded, error) {
+	return load(c, c.LoadConfig())
+}
+
+func load(c *Config, cfg tvp.LoadConfig) (*Loaded, error) {
+	for _, a := range append([]string{c.Program}, c.Inputs...) {
+		if _, err := os.Stat(a); err != nil {
+			return nil, fmt.Errorf("%s: %v", a, errCause(err))
+		}
+	}
+	prog, files, err := LoadProgram(c.Program, cfg)
+	var ae *tvp.AbstractionError
+	if errors.As(err, &ae) {
+		flag := "--abs"
+		if !ae.Abs {
+			flag = "--nonabs"
+		}
+		return nil, &flagError{fmt.Sprintf("%s %s: %v", flag, ae.Pred, ae.Err), err}
+	}
+	var se *predicates.SoftError
+	if errors.As(err, &se) {
+		return nil, &flagError{fmt.Sprintf("--soft-invariants: %v", se), err}
+	}
+	if err != nil {
+		return nil, err
+	}
+	l := &Loaded{Program: prog, Files: files, Inputs: c.Inputs}
+	if len(l.Inputs) == 0 {
+		beside := strings.TrimSuffix(c.Program, filepath.Ext(c.Program)) + ".tvs"
+		if _, err := os.Stat(beside); err == nil {
+			l.Inputs = []string{beside}
+		}
+	}
+	for _, in := range l.Inputs {
+		locs, err := tvp.LoadTVS(in, prog.Vocabulary.Tvl(), cfg)
+		if err != nil {
+			return nil, err
+		}
+		n := 0
+		for _, loc := range locs {
+			for _, s := range loc.Structures {
+				l.Structures = append(l.Structures, s.Structure)
+				n++
+			}
+		}
+		l.PerInput = append(l.PerInput, n)
+	}
+	if len(l.Inputs) == 0 {
+		l.Structures = []*tvl.Structure{tvl.New(prog.Vocabulary.Tvl())}
+	}
+	if soft := prog.SoftInvariants; soft != nil {
+		// The inputs do not know the generated soft invariants: they
+		// take their definitions' values there.
+		for _, s := range l.Structures {
+			if err := soft.Initialize(s); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return l, nil
+}
+
+// errCause strips the path that os errors repeat.
+func errCause(err error) string {
+	if pe, ok := err.(*os.PathError); ok {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}

@@ -1,0 +1,63 @@
+package driver
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/tvla-go/tvla/tvp"
+)
+
+// ApplyProperties reads PROGRAM.properties beside the program (as TVLA
+// does) and then the Properties file, the later winning; settings in
+// Explicit keep their values. Keys that change nothing here are named
+// once on warn. The Config is validated again afterwards: a file may set
+// a bad value.
+func (c *Config) ApplyProperties(warn io.Writer) error {
+	files := []string{}
+	beside := strings.TrimSuffix(c.Program, filepath.Ext(c.Program)) + ".properties"
+	if _, err := os.Stat(beside); err == nil {
+		files = append(files, beside)
+	}
+	if c.Properties != "" {
+		files = append(files, c.Properties)
+	}
+	var unknown []string
+	for _, f := range files {
+		p, err := tvp.ReadProperties(f)
+		if err != nil {
+			return err
+		}
+		c.applyProperties(p)
+		unknown = append(unknown, p.Unknown...)
+	}
+	if len(unknown) > 0 && warn != nil {
+		sort.Strings(unknown)
+		fmt.Fprintf(warn, "warning: properties ignored (they do not change results here): %s\n", strings.Join(unknown, ", "))
+	}
+	return c.Validate()
+}
+
+func (c *Config) applyProperties(p *tvp.Properties) {
+	if p.Join != nil && !c.Explicit["join"] {
+		c.Join = *p.Join
+	}
+	if p.ActionOrder != nil && !c.Explicit["action"] {
+		c.ActionOrder = *p.ActionOrder
+	}
+	if p.MaxStructures != nil && !c.Explicit["max-structures"] {
+		c.MaxStructures = *p.MaxStructures
+	}
+	if p.MaxMessages != nil && !c.Explicit["max-messages"] {
+		c.MaxMessages = *p.MaxMessages
+	}
+	if p.BreakIfCoerceFails != nil {
+		c.BreakIfCoerceFails = *p.BreakIfCoerceFails
+	}
+	if p.Differencing != nil {
+		c.Differencing = *p.Differencing
+	}
+}

@@ -1,0 +1,236 @@
+package driver
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"runtime/pprof"
+
+	"github.com/tvla-go/tvla/model"
+	"github.com/tvla-go/tvla/predicates"
+	"github.com/tvla-go/tvla/tvl"
+)
+
+// Progress is told, now and then, how a run goes; Done clears what it
+// showed, before other lines are written.
+type Progress interface {
+	Update(Stats)
+	Done()
+}
+
+// Hooks let a front end watch a session; nil fields are ignored.
+type Hooks struct {
+	// Warnings gets the program's warnings.
+	Warnings io.Writer
+	// Log gets the notes a quiet run leaves out: the concrete inputs
+	// made, a line per soft-invariant round.
+	Log      io.Writer
+	Progress Progress
+}
+
+func (h Hooks) log() io.Writer {
+	if h.Log == nil {
+		return io.Discard
+	}
+	return h.Log
+}
+
+func (h Hooks) progressDone() {
+	if h.Progress != nil {
+		h.Progress.Done()
+	}
+}
+
+// A Session is one program under one Config: loaded (Open), compiled
+// (Compile), then run (Run) or checked against concrete runs (Embed).
+type Session struct {
+	Config Config
+	Loaded *Loaded
+	hooks  Hooks
+	engine *compiled
+}
+
+// Open loads the Config's program and inputs and writes the program's
+// warnings. The Config should be validated, with its properties applied
+// (Config.ApplyProperties).
+func Open(cfg Config, hooks Hooks) (*Session, error) {
+	l, err := Load(&cfg)
+	if err != nil {
+		return nil, err
+	}
+	if hooks.Warnings != nil {
+		for _, w := range l.Program.Warnings {
+			fmt.Fprintln(hooks.Warnings, "warning:", w)
+		}
+	}
+	return &Session{Config: cfg, Loaded: l, hooks: hooks}, nil
+}
+
+// Compile builds the engine for the loaded program: constraints, actions,
+// derived updates.
+func (s *Session) Compile() error {
+	e, err := newEngine(s.Loaded.Program, s.Config.engineOptions(s.hooks.Progress))
+	if err != nil {
+		return err
+	}
+	s.engine = e
+	return nil
+}
+
+// DerivedUpdates are the update formulas finite differencing gives an
+// action of the compiled program for the instrumentation predicates it
+// does not update by hand.
+func (s *Session) DerivedUpdates(a *model.Action) []predicates.Update {
+	return s.engine.derivedUpdates(a)
+}
+
+// Outcome is what a run found.
+type Outcome struct {
+	Config *Config
+	// Program is the program of the last round (soft invariants reload
+	// it); Inputs the TVS files read.
+	Program *model.Program
+	Inputs  []string
+	Result  *Result
+	// Constraints counts the constraints Coerce enforced.
+	Constraints int
+	// Soft is nil unless soft invariants were generated.
+	Soft          *SoftResult
+	PeakHeapBytes uint64
+}
+
+// Run runs the compiled program from its inputs (their concrete instances
+// for a concrete run) to a fixpoint or until ctx ends, and, with soft
+// invariants, refines them while a round does not verify. A limit or ctx
+// ending is no error: the Outcome's Result says the run is incomplete.
+func (s *Session) Run(ctx context.Context) (*Outcome, error) {
+	inputs := s.Loaded.Structures
+	if IsConcrete(s.Config.Join) {
+		var err error
+		if inputs, err = s.concretize(ctx, inputs); err != nil {
+			return nil, err
+		}
+	}
+	peak := newPeakHeap()
+	if s.Config.CPUProfile != "" {
+		f, err := os.Create(s.Config.CPUProfile)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		pprof.StartCPUProfile(f)
+		defer pprof.StopCPUProfile()
+	}
+	out := &Outcome{Config: &s.Config, Program: s.Loaded.Program, Inputs: s.Loaded.Inputs}
+	res, err := s.engine.run(ctx, inputs)
+	if s.Loaded.Program.SoftInvariants != nil && err == nil {
+		res, err = s.refine(ctx, res, out)
+	}
+	s.hooks.progressDone()
+	out.PeakHeapBytes = peak.stop()
+	if err != nil {
+		return nil, err
+	}
+	out.Result, out.Constraints = res, s.engine.constraints()
+	return out, nil
+}
+
+// refine makes the rounds of soft-invariant refinement: while a round
+// does not verify, the thread predicates left 1/2 at a location give
+// conditional soft invariants there for the next, whose program is
+// loaded and compiled again. It sets out's Soft and Program.
+func (s *Session) refine(ctx context.Context, res *Result, out *Outcome) (*Result, error) {
+	cfg := s.Config.LoadConfig()
+	soft := newSoftResult(out.Program.SoftInvariants, res, nil)
+	var err error
+	for len(soft.Rounds) < s.Config.Soft.Rounds && !Verified(res) && (!res.Incomplete || res.StoppedOnMessage) {
+		pairs := soft.newPairs(cfg.Soft.Pairs)
+		if len(pairs) == 0 {
+			break
+		}
+		cfg.Soft.Pairs = append(cfg.Soft.Pairs, pairs...)
+		s.hooks.progressDone()
+		fmt.Fprintf(s.hooks.log(), "soft invariants: round %d: %s; round %d adds conditional ones for %d pair(s) of thread predicates left 1/2 at a location\n",
+			len(soft.Rounds), Verdict(res), len(soft.Rounds)+1, len(pairs))
+		var l *Loaded
+		if l, err = load(&s.Config, cfg); err != nil {
+			return nil, err
+		}
+		if s.engine, err = newEngine(l.Program, s.engine.opts); err != nil {
+			return nil, err
+		}
+		out.Program = l.Program
+		if res, err = s.engine.run(ctx, l.Structures); err != nil {
+			break
+		}
+		soft = newSoftResult(l.Program.SoftInvariants, res, soft.Rounds)
+	}
+	out.Soft = soft
+	return res, err
+}
+
+// concretize turns the input structures into concrete ones (each summary
+// individual as 1..Copies individuals, every 1/2 tried both ways), saying
+// on the log how many it made. It is an error when none results.
+func (s *Session) concretize(ctx context.Context, inputs []*tvl.Structure) ([]*tvl.Structure, error) {
+	max := s.engine.opts.MaxStructures
+	out, rep, err := s.engine.concretize(ctx, inputs, s.Config.Concrete, max)
+	if err != nil && !stopped(err) {
+		return nil, err
+	}
+	if err := s.reportConcretized(len(inputs), len(out), rep, max, err == nil); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// reportConcretized says how many concrete inputs were made and which
+// input structures gave none (when the enumeration ran to its end).
+func (s *Session) reportConcretized(inputs, made int, rep concretized, max int, finished bool) error {
+	log, k, c := s.hooks.log(), 0, s.Config.Concrete
+	for fi, n := range s.Loaded.PerInput {
+		for j := 0; j < n; j++ {
+			if k < len(rep.perInput) && rep.perInput[k] == 0 && finished && !rep.truncated {
+				fmt.Fprintf(log, "warning: %s: structure %d gives no new concrete structure within the bounds that satisfies the constraints\n", s.Loaded.Inputs[fi], j+1)
+			}
+			k++
+		}
+	}
+	fmt.Fprintf(log, "concrete inputs: %d structure(s) from %d input structure(s) (summary individuals as 1 to %d individuals, threads 1 to %d)\n",
+		made, inputs, c.Copies, c.threads())
+	if rep.truncated {
+		fmt.Fprintf(log, "warning: concrete inputs stopped at the structure limit (%d)\n", max)
+	}
+	if made == 0 && inputs > 0 && finished {
+		return fmt.Errorf("no concrete input: no input structure has a concrete instance within the bounds that satisfies the constraints")
+	}
+	return nil
+}
+
+// threads is how many threads a summary thread stands for.
+func (c ConcreteConfig) threads() int {
+	if c.Threads == 0 {
+		return c.Copies
+	}
+	return c.Threads
+}
+
+// Analyse is a whole run of a Config, for front ends with nothing to do
+// between the steps: validate, apply the properties, load, compile, run.
+func Analyse(ctx context.Context, cfg Config, hooks Hooks) (*Outcome, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if err := cfg.ApplyProperties(hooks.Warnings); err != nil {
+		return nil, err
+	}
+	s, err := Open(cfg, hooks)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.Compile(); err != nil {
+		return nil, err
+	}
+	return s.Run(ctx)
+}

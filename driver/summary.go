@@ -1,0 +1,155 @@
+package driver
+
+import (
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Summary is the JSON summary of a run (docs/cli-contract.md).
+type Summary struct {
+	Tool             string            `json:"tool"`
+	Version          string            `json:"version"`
+	Program          string            `json:"program"`
+	Inputs           []string          `json:"inputs"`
+	Options          SummaryOptions    `json:"options"`
+	Locations        []SummaryLocation `json:"locations"`
+	StructuresStored int               `json:"structures_stored"`
+	// UnscheduledStructures counts the stored structures with no thread
+	// scheduled (between atomic blocks).
+	UnscheduledStructures int      `json:"unscheduled_structures"`
+	StructuresExamined    int      `json:"structures_examined"`
+	Messages              int      `json:"messages"`
+	MessageTexts          []string `json:"message_texts"`
+	ConstraintBreaches    int      `json:"constraint_breaches"`
+	Iterations            int      `json:"iterations"`
+	TimeSeconds           float64  `json:"time_seconds"`
+	PeakHeapBytes         uint64   `json:"peak_heap_bytes"`
+	Verified              bool     `json:"verified"`
+	Incomplete            bool     `json:"incomplete"`
+	StopReason            string   `json:"stop_reason,omitempty"`
+	// SoftInvariants is there when soft invariants were generated.
+	SoftInvariants *SoftSummary `json:"soft_invariants,omitempty"`
+}
+
+// SummaryOptions are the settings a run's summary records.
+type SummaryOptions struct {
+	Join            string            `json:"join"`
+	Action          string            `json:"action"`
+	CollapseThreads bool              `json:"collapse_threads"`
+	Defines         map[string]string `json:"defines"`
+	// Abs and NonAbs are the predicates the Config names, sorted.
+	Abs    []string `json:"abs"`
+	NonAbs []string `json:"nonabs"`
+}
+
+// SummaryLocation is a location's line of the summary.
+type SummaryLocation struct {
+	Label          string `json:"label"`
+	Structures     int    `json:"structures"`
+	MaxIndividuals int    `json:"max_individuals"`
+	Messages       int    `json:"messages"`
+}
+
+// Summary is the run's JSON summary; version is the tool's.
+func (o *Outcome) Summary(version string) Summary {
+	c, res := o.Config, o.Result
+	s := Summary{
+		Tool: "tvla", Version: version, Program: filepath.Base(c.Program), Inputs: baseNames(o.Inputs),
+		Options: SummaryOptions{Join: c.Join, Action: c.ActionOrder, CollapseThreads: c.CollapseThreads, Defines: c.DefineMap(),
+			Abs: sortedSet(c.Abs), NonAbs: sortedSet(c.NonAbs)},
+		StructuresStored:      res.Stats.Stored,
+		UnscheduledStructures: res.Stats.Unscheduled,
+		StructuresExamined:    res.Stats.Examined,
+		Messages:              res.Stats.Messages,
+		MessageTexts:          []string{},
+		ConstraintBreaches:    res.Stats.Breaches,
+		Iterations:            res.Stats.Iterations,
+		TimeSeconds:           res.Stats.Elapsed.Seconds(),
+		PeakHeapBytes:         o.PeakHeapBytes,
+		Incomplete:            res.Incomplete,
+		StopReason:            res.StopReason,
+	}
+	seen := map[string]bool{}
+	for _, l := range res.Locations {
+		sl := SummaryLocation{Label: l.Label, Structures: len(l.Structures), Messages: len(l.Messages)}
+		for _, st := range l.Structures {
+			sl.MaxIndividuals = max(sl.MaxIndividuals, st.Size())
+		}
+		s.Locations = append(s.Locations, sl)
+		for _, m := range l.Messages {
+			if !seen[m.Text] {
+				seen[m.Text] = true
+				s.MessageTexts = append(s.MessageTexts, m.Text)
+			}
+		}
+	}
+	s.Verified = !res.Incomplete && res.Stats.Messages == 0
+	if o.Soft != nil {
+		s.SoftInvariants = newSoftSummary(c.Soft.Mode, o.Soft)
+	}
+	return s
+}
+
+// baseNames are the paths' file names (never nil).
+func baseNames(paths []string) []string {
+	out := []string{}
+	for _, p := range paths {
+		out = append(out, filepath.Base(p))
+	}
+	return out
+}
+
+// WriteJSON writes v indented, with a final newline, to the file at path
+// (atomically) or, when path is "-", to stdout.
+func WriteJSON(path string, v any, stdout io.Writer) error {
+	data, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	data = append(data, '\n')
+	if path == "-" {
+		_, err := stdout.Write(data)
+		return err
+	}
+	return WriteFileAtomic(path, data)
+}
+
+// WriteFileAtomic writes through a temporary file in the same folder,
+// synced to disk, and a rename, so that a reader (or a crash, or a second
+// Ctrl-C) never leaves half a file: the path holds the old contents or the
+// new ones. The file is readable by all, as files made by os.Create are
+// under the usual umask.
+func WriteFileAtomic(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Chmod(0o644)
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if err != nil {
+		f.Close()
+		os.Remove(tmp)
+		return err
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+// OneLine shows a message's \n escapes and line breaks as spaces.
+func OneLine(s string) string {
+	s = strings.ReplaceAll(s, `\n`, " ")
+	return strings.ReplaceAll(s, "\n", " ")
+}
