@@ -54,18 +54,6 @@ func Joins() []string {
 	return out
 }
 
-// ParseJoin checks a join name as the command line writes it ("" is the
-// default) and returns it.
-func ParseJoin(name string) (string, error) {
-	if name == "" {
-		return DefaultJoin, nil
-	}
-	if _, err := lookupStrategy(name); err != nil {
-		return "", err
-	}
-	return name, nil
-}
-
 // IsConcrete reports whether the join mode of that name runs the program
 // on two-valued structures (false for an unknown name).
 func IsConcrete(name string) bool {
