@@ -214,11 +214,11 @@ func karyCompatible(c, a *Structure, f []int) bool {
 			cv, av := c.kary[k][i].vals, a.kary[k][i].vals
 			// Tuples of c that are not 0.
 			for key, v := range cv {
-				args := key.tuple()
+				args := key.Tuple()
 				for j, x := range args {
 					args[j] = f[x]
 				}
-				if !leq(v, av[keyOf(args)]) {
+				if !leq(v, av[KeyOf(args)]) {
 					return false
 				}
 			}
@@ -227,7 +227,7 @@ func karyCompatible(c, a *Structure, f []int) bool {
 				if v != logic.True {
 					continue
 				}
-				img := key.tuple()
+				img := key.Tuple()
 				if !allPreimagesTrue(cv, f, img) {
 					return false
 				}
@@ -237,7 +237,7 @@ func karyCompatible(c, a *Structure, f []int) bool {
 	return true
 }
 
-func allPreimagesTrue(cv map[tupleKey]Kleene, f []int, img []int) bool {
+func allPreimagesTrue(cv map[TupleKey]Kleene, f []int, img []int) bool {
 	pre := make([][]int, len(img))
 	for j, w := range img {
 		for u, x := range f {
@@ -250,7 +250,7 @@ func allPreimagesTrue(cv map[tupleKey]Kleene, f []int, img []int) bool {
 	var rec func(j int) bool
 	rec = func(j int) bool {
 		if j == len(img) {
-			return cv[keyOf(args)] == logic.True
+			return cv[KeyOf(args)] == logic.True
 		}
 		for _, u := range pre[j] {
 			args[j] = u
@@ -439,14 +439,14 @@ func karyMismatches(c, a *Structure, f []int) int {
 	for ar := 3; ar < len(c.kary); ar++ {
 		for _, p := range c.voc.OfArity(ar) {
 			img := make([]int, ar)
-			eachTupleOf(c.n, ar, func(args []int) {
+			for args := range Tuples(c.n, ar) {
 				for j, u := range args {
 					img[j] = f[u]
 				}
 				if !leq(c.Get(p, args...), a.Get(p, img...)) {
 					k++
 				}
-			})
+			}
 		}
 	}
 	return k
@@ -492,7 +492,7 @@ func (c *Structure) mismatches(a *Structure, f []int) []Mismatch {
 			if !mapped {
 				continue
 			}
-			eachTupleOf(c.n, k, func(args []int) {
+			for args := range Tuples(c.n, k) {
 				img := make([]int, k)
 				for j, u := range args {
 					img[j] = f[u]
@@ -500,7 +500,7 @@ func (c *Structure) mismatches(a *Structure, f []int) []Mismatch {
 				if cv, av := c.Get(p, args...), a.Get(p, img...); !leq(cv, av) {
 					out = append(out, Mismatch{Pred: p.Name, C: append([]int(nil), args...), A: img, CV: cv, AV: av})
 				}
-			})
+			}
 		}
 	}
 	sm := c.voc.sm.Index
@@ -527,27 +527,4 @@ func (c *Structure) mismatches(a *Structure, f []int) []Mismatch {
 		}
 	}
 	return out
-}
-
-// eachTupleOf calls f with every k-tuple over 0..n-1 in lexicographic
-// order.
-func eachTupleOf(n, k int, f func([]int)) {
-	if n == 0 {
-		return
-	}
-	t := make([]int, k)
-	for {
-		f(t)
-		i := k - 1
-		for ; i >= 0; i-- {
-			t[i]++
-			if t[i] < n {
-				break
-			}
-			t[i] = 0
-		}
-		if i < 0 {
-			return
-		}
-	}
 }

@@ -27,7 +27,7 @@ func (s *Structure) CopyPred(p *Pred, from *Structure) {
 	default:
 		t := from.kary[p.Arity][p.Index]
 		if from.tok != 0 {
-			c := &karyTable{vals: make(map[tupleKey]Kleene, len(t.vals)), owner: s.tok}
+			c := &karyTable{vals: make(map[TupleKey]Kleene, len(t.vals)), owner: s.tok}
 			for k, v := range t.vals {
 				c.vals[k] = v
 			}

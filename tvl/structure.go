@@ -38,27 +38,8 @@ type table struct {
 // karyTable holds an interpretation of arity three or more sparsely:
 // tuples missing from the map are 0.
 type karyTable struct {
-	vals  map[tupleKey]Kleene
+	vals  map[TupleKey]Kleene
 	owner owner
-}
-
-// tupleKey packs a tuple of individuals into a comparable value.
-type tupleKey string
-
-func keyOf(args []int) tupleKey {
-	b := make([]byte, 0, 4*len(args))
-	for _, a := range args {
-		b = append(b, byte(a>>24), byte(a>>16), byte(a>>8), byte(a))
-	}
-	return tupleKey(b)
-}
-
-func (k tupleKey) tuple() []int {
-	out := make([]int, len(k)/4)
-	for i := range out {
-		out[i] = int(k[4*i])<<24 | int(k[4*i+1])<<16 | int(k[4*i+2])<<8 | int(k[4*i+3])
-	}
-	return out
 }
 
 // Structure is a three-valued logical structure over a vocabulary.
@@ -185,7 +166,7 @@ func newSparse(voc *Vocabulary, n int, needB []bool) *Structure {
 		for k := 3; k <= m; k++ {
 			s.kary[k] = make([]*karyTable, len(voc.OfArity(k)))
 			for i := range s.kary[k] {
-				s.kary[k][i] = &karyTable{vals: map[tupleKey]Kleene{}, owner: s.tok}
+				s.kary[k][i] = &karyTable{vals: map[TupleKey]Kleene{}, owner: s.tok}
 			}
 		}
 	}
@@ -254,7 +235,7 @@ func (s *Structure) ownKary(t *karyTable) *karyTable {
 	if t.owner == s.tok {
 		return t
 	}
-	c := &karyTable{vals: make(map[tupleKey]Kleene, len(t.vals)), owner: s.tok}
+	c := &karyTable{vals: make(map[TupleKey]Kleene, len(t.vals)), owner: s.tok}
 	for k, v := range t.vals {
 		c.vals[k] = v
 	}
@@ -331,7 +312,7 @@ func (s *Structure) Get(p *Pred, args ...int) Kleene {
 	case 2:
 		return s.Binary(p.Index, args[0], args[1])
 	}
-	return s.kary[p.Arity][p.Index].vals[keyOf(args)]
+	return s.kary[p.Arity][p.Index].vals[KeyOf(args)]
 }
 
 func (s *Structure) checkTuple(p *Pred, args []int) {
@@ -360,9 +341,9 @@ func (s *Structure) Set(p *Pred, v Kleene, args ...int) {
 		t := s.ownKary(s.kary[p.Arity][p.Index])
 		s.kary[p.Arity][p.Index] = t
 		if v == logic.False {
-			delete(t.vals, keyOf(args))
+			delete(t.vals, KeyOf(args))
 		} else {
-			t.vals[keyOf(args)] = v
+			t.vals[KeyOf(args)] = v
 		}
 	}
 }
@@ -506,10 +487,10 @@ func (s *Structure) Duplicate(u int) int {
 	}
 	for k := 3; k < len(s.kary); k++ {
 		for i, t := range s.kary[k] {
-			var add []tupleKey
+			var add []TupleKey
 			var vals []Kleene
 			for key, v := range t.vals {
-				args := key.tuple()
+				args := key.Tuple()
 				// Every way of replacing some of u's positions by c.
 				var pos []int
 				for j, a := range args {
@@ -524,7 +505,7 @@ func (s *Structure) Duplicate(u int) int {
 							na[j] = c
 						}
 					}
-					add = append(add, keyOf(na))
+					add = append(add, KeyOf(na))
 					vals = append(vals, v)
 				}
 			}
@@ -573,7 +554,7 @@ func (s *Structure) Project(keep []int) *Structure {
 				nt := r.kary[k][i]
 			tuples:
 				for key, v := range t.vals {
-					args := key.tuple()
+					args := key.Tuple()
 					for j, a := range args {
 						na, ok := where[a]
 						if !ok {
@@ -581,7 +562,7 @@ func (s *Structure) Project(keep []int) *Structure {
 						}
 						args[j] = na
 					}
-					nt.vals[keyOf(args)] = v
+					nt.vals[KeyOf(args)] = v
 				}
 			}
 		}
@@ -593,7 +574,7 @@ func (s *Structure) Project(keep []int) *Structure {
 // whose value is not 0, in no particular order.
 func (s *Structure) EachKary(p *Pred, f func(args []int, v Kleene)) {
 	for key, v := range s.kary[p.Arity][p.Index].vals {
-		f(key.tuple(), v)
+		f(key.Tuple(), v)
 	}
 }
 
@@ -740,13 +721,13 @@ func Merge(s *Structure, classOf []int, k int) *Structure {
 				v     Kleene
 				mixed bool
 			}
-			accs := map[tupleKey]*acc{}
+			accs := map[TupleKey]*acc{}
 			for key, v := range t.vals {
-				args := key.tuple()
+				args := key.Tuple()
 				for x, u := range args {
 					args[x] = classOf[u]
 				}
-				nk := keyOf(args)
+				nk := KeyOf(args)
 				ac := accs[nk]
 				if ac == nil {
 					accs[nk] = &acc{count: 1, v: v}
@@ -760,7 +741,7 @@ func Merge(s *Structure, classOf []int, k int) *Structure {
 			nt := r.kary[a][i]
 			for nk, ac := range accs {
 				members := 1
-				for _, j := range nk.tuple() {
+				for _, j := range nk.Tuple() {
 					members *= size[j]
 				}
 				if ac.mixed || ac.count < members {
