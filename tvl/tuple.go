@@ -62,7 +62,13 @@ func KeyOf(t []int) TupleKey {
 func (k TupleKey) Tuple() []int {
 	t := make([]int, len(k)/4)
 	for i := range t {
-		t[i] = int(k[4*i])<<24 | int(k[4*i+1])<<16 | int(k[4*i+2])<<8 | int(k[4*i+3])
+		t[i] = k.At(i)
 	}
 	return t
+}
+
+// At returns the individual at position i of k's tuple, without
+// unpacking the rest.
+func (k TupleKey) At(i int) int {
+	return int(k[4*i])<<24 | int(k[4*i+1])<<16 | int(k[4*i+2])<<8 | int(k[4*i+3])
 }

@@ -122,6 +122,11 @@ func TestTupleKeyRoundTrip(t *testing.T) {
 		if len(key) != 4*len(tu) {
 			t.Errorf("KeyOf(%v) has %d bytes", tu, len(key))
 		}
+		for i, u := range tu {
+			if got := key.At(i); got != u {
+				t.Errorf("KeyOf(%v).At(%d) = %d", tu, i, got)
+			}
+		}
 	}
 }
 
