@@ -143,18 +143,7 @@ type job struct {
 // Both results list the same locations in the same order.
 func Check(ctx context.Context, conc, abs *engine.Result, o Options) *Report {
 	start := time.Now()
-	if o.MaxSteps <= 0 {
-		o.MaxSteps = 1_000_000
-	}
-	if o.Candidates <= 0 {
-		o.Candidates = 3
-	}
-	if o.Explained <= 0 {
-		o.Explained = 5
-	}
-	if o.Workers <= 0 {
-		o.Workers = runtime.GOMAXPROCS(0)
-	}
+	o = o.withDefaults()
 	rep := &Report{}
 	var jobs []job
 	absAt := make([][]*tvl.Structure, len(conc.Locations))
@@ -169,64 +158,13 @@ func Check(ctx context.Context, conc, abs *engine.Result, o Options) *Report {
 			jobs = append(jobs, job{i, s})
 		}
 	}
-	// Search in parallel; each job's outcome goes to its own slot.
-	outcomes := make([]tvl.EmbedOutcome, len(jobs))
-	done := make([]bool, len(jobs))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for w := 0; w < min(o.Workers, max(len(jobs), 1)); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for ctx.Err() == nil {
-				i := int(next.Add(1) - 1)
-				if i >= len(jobs) {
-					return
-				}
-				j := jobs[i]
-				outcomes[i] = embedsSomewhere(existing(conc.Locations[j.loc].Structures[j.slot], o.Active), absAt[j.loc], o.MaxSteps, o.Active)
-				done[i] = true
-			}
-		}()
-	}
-	wg.Wait()
-	for i, j := range jobs {
-		if !done[i] {
-			rep.Incomplete = true
-			continue
-		}
-		rep.Checked++
-		lr := &rep.Locations[j.loc]
-		switch outcomes[i] {
-		case tvl.Embeds:
-			continue
-		case tvl.Undecided:
-			lr.Undecided++
-		default:
-			lr.Failed++
-		}
-		rep.Failures = append(rep.Failures, Failure{Location: lr.Label, Index: j.slot,
-			Concrete: conc.Locations[j.loc].Structures[j.slot], Undecided: outcomes[i] == tvl.Undecided})
-	}
-	// Explain the first failure at each location, in CFG order, then the
-	// next ones; undecided structures last.
-	sort.SliceStable(rep.Failures, func(a, b int) bool { return !rep.Failures[a].Undecided && rep.Failures[b].Undecided })
-	var pick []int
-	taken := make([]bool, len(rep.Failures))
-	for len(pick) < o.Explained {
-		seen := map[string]bool{}
-		for i, f := range rep.Failures {
-			if len(pick) < o.Explained && !taken[i] && !seen[f.Location] {
-				seen[f.Location] = true
-				taken[i] = true
-				pick = append(pick, i)
-			}
-		}
-		if len(seen) == 0 {
-			break
-		}
-	}
-	for _, i := range pick {
+	concrete := func(j job) *tvl.Structure { return conc.Locations[j.loc].Structures[j.slot] }
+	outcomes, done := searchAll(ctx, len(jobs), o.Workers, func(i int) tvl.EmbedOutcome {
+		j := jobs[i]
+		return embedsSomewhere(existing(concrete(j), o.Active), absAt[j.loc], o.MaxSteps, o.Active)
+	})
+	rep.tally(jobs, outcomes, done, concrete)
+	for _, i := range explainFirst(rep.Failures, o.Explained) {
 		if ctx.Err() != nil {
 			break
 		}
@@ -281,6 +219,96 @@ func Check(ctx context.Context, conc, abs *engine.Result, o Options) *Report {
 	}
 	rep.Elapsed = time.Since(start)
 	return rep
+}
+
+// withDefaults fills in the options left 0.
+func (o Options) withDefaults() Options {
+	if o.MaxSteps <= 0 {
+		o.MaxSteps = 1_000_000
+	}
+	if o.Candidates <= 0 {
+		o.Candidates = 3
+	}
+	if o.Explained <= 0 {
+		o.Explained = 5
+	}
+	if o.Workers <= 0 {
+		o.Workers = runtime.GOMAXPROCS(0)
+	}
+	return o
+}
+
+// searchAll runs embed(i) for every job i < n on workers goroutines until
+// ctx ends. Each outcome goes to its own slot; done marks the jobs that
+// ran.
+func searchAll(ctx context.Context, n, workers int, embed func(i int) tvl.EmbedOutcome) (outcomes []tvl.EmbedOutcome, done []bool) {
+	outcomes = make([]tvl.EmbedOutcome, n)
+	done = make([]bool, n)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < min(workers, max(n, 1)); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for ctx.Err() == nil {
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					return
+				}
+				outcomes[i] = embed(i)
+				done[i] = true
+			}
+		}()
+	}
+	wg.Wait()
+	return outcomes, done
+}
+
+// tally counts the jobs' outcomes into the location reports and lists
+// the concrete structures that did not embed, in job order; a job that
+// did not run makes the report incomplete.
+func (rep *Report) tally(jobs []job, outcomes []tvl.EmbedOutcome, done []bool, concrete func(job) *tvl.Structure) {
+	for i, j := range jobs {
+		if !done[i] {
+			rep.Incomplete = true
+			continue
+		}
+		rep.Checked++
+		lr := &rep.Locations[j.loc]
+		switch outcomes[i] {
+		case tvl.Embeds:
+			continue
+		case tvl.Undecided:
+			lr.Undecided++
+		default:
+			lr.Failed++
+		}
+		rep.Failures = append(rep.Failures, Failure{Location: lr.Label, Index: j.slot,
+			Concrete: concrete(j), Undecided: outcomes[i] == tvl.Undecided})
+	}
+}
+
+// explainFirst sorts failures undecided last and picks up to k to
+// explain: the first failure at each location, in CFG order, then the
+// next ones. It returns their indices.
+func explainFirst(failures []Failure, k int) []int {
+	sort.SliceStable(failures, func(a, b int) bool { return !failures[a].Undecided && failures[b].Undecided })
+	var pick []int
+	taken := make([]bool, len(failures))
+	for len(pick) < k {
+		seen := map[string]bool{}
+		for i, f := range failures {
+			if len(pick) < k && !taken[i] && !seen[f.Location] {
+				seen[f.Location] = true
+				taken[i] = true
+				pick = append(pick, i)
+			}
+		}
+		if len(seen) == 0 {
+			break
+		}
+	}
+	return pick
 }
 
 // maxTraced bounds the occurrences of a false claim whose traces are

@@ -2,7 +2,10 @@ package tvl_test
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"testing"
+
+	"github.com/tvla-go/tvla/internal/testgen"
 
 	"github.com/tvla-go/tvla/logic"
 	"github.com/tvla-go/tvla/tvl"
@@ -41,6 +44,65 @@ func BenchmarkTransitiveClosure(b *testing.B) {
 					}
 				}
 			})
+		}
+	}
+}
+
+// BenchmarkForEach visits every assignment of two free variables (n^2 of
+// them), the loop Focus and action preconditions run.
+func BenchmarkForEach(b *testing.B) {
+	for _, n := range []int{8, 32, 128} {
+		s := benchList(n)
+		c := mustCompile(b, mustParse(b, "next(v1, v2) | x(v1)"), s.Vocabulary(), "v1", "v2")
+		bound := c.Bind(s)
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			for b.Loop() {
+				count := 0
+				bound.ForEach(func(_ []int, v logic.Kleene) bool {
+					if v != logic.False {
+						count++
+					}
+					return true
+				})
+				if count == 0 {
+					b.Fatal("no assignment holds")
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkClosestKary finds the closest map between random structures
+// with a ternary predicate: the search compares every triple of each
+// complete map.
+func BenchmarkClosestKary(b *testing.B) {
+	voc := testgen.Vocabulary()
+	r := rand.New(rand.NewPCG(1, 2))
+	c := testgen.Structure(r, voc, 6, true)
+	a := testgen.Structure(r, voc, 3, false)
+	for b.Loop() {
+		tvl.Closest(c, a, 200)
+	}
+}
+
+// BenchmarkKaryGet reads every triple of a ternary predicate.
+func BenchmarkKaryGet(b *testing.B) {
+	voc := testgen.Vocabulary()
+	s := testgen.Structure(rand.New(rand.NewPCG(3, 4)), voc, 12, false)
+	t := voc.Lookup("t")
+	for b.Loop() {
+		count := 0
+		for u := range 12 {
+			for v := range 12 {
+				for w := range 12 {
+					if s.Get(t, u, v, w) != logic.False {
+						count++
+					}
+				}
+			}
+		}
+		if count == 0 {
+			b.Fatal("t is 0 everywhere")
 		}
 	}
 }

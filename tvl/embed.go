@@ -49,129 +49,188 @@ func Embedding(c, a *Structure, maxSteps int) (f []int, out EmbedOutcome) {
 // so a state need not have anything it stands for. may nil is
 // Embedding.
 func EmbeddingOptional(c, a *Structure, maxSteps int, may *Pred) (f []int, out EmbedOutcome) {
-	if c.voc != a.voc {
+	if c.voc != a.voc || !nullaryLeq(c, a) {
 		return nil, NoEmbedding
 	}
-	for i := range c.nullary {
-		if !leq(c.nullary[i], a.nullary[i]) {
-			return nil, NoEmbedding
-		}
-	}
-	n, m := c.n, a.n
-	required := make([]bool, m)
-	mustHit := 0
-	for w := range required {
-		required[w] = may == nil || a.Unary(may.Index, w) != logic.Unknown
-		if required[w] {
-			mustHit++
-		}
-	}
-	if n < mustHit {
+	required, mustHit := requiredImages(a, may)
+	if c.n < mustHit {
 		return nil, NoEmbedding // not surjective
 	}
-	if n == 0 {
+	if c.n == 0 {
 		return []int{}, Embeds
 	}
-	sm := c.voc.sm.Index
-	cand := make([][]int, n)
-	cover := make([]int, m) // unassigned individuals that may still hit w
-	for u := 0; u < n; u++ {
-		for w := 0; w < m; w++ {
-			if selfCompatible(c, a, u, w) {
-				cand[u] = append(cand[u], w)
-				cover[w]++
-			}
-		}
-		if len(cand[u]) == 0 {
-			return nil, NoEmbedding
-		}
+	e := newEmbedSearch(c, a, required, mustHit, maxSteps)
+	if e == nil {
+		return nil, NoEmbedding
 	}
-	for w := 0; w < m; w++ {
-		if cover[w] == 0 && required[w] {
-			return nil, NoEmbedding
-		}
+	if e.search(0) {
+		return e.f, Embeds
 	}
-	order := make([]int, n)
-	for i := range order {
-		order[i] = i
-	}
-	sort.SliceStable(order, func(i, j int) bool { return len(cand[order[i]]) < len(cand[order[j]]) })
-	summary := make([]bool, m)
-	for w := 0; w < m; w++ {
-		summary[w] = a.Unary(sm, w) == logic.Unknown
-	}
-	f = make([]int, n)
-	for i := range f {
-		f[i] = -1
-	}
-	hits := make([]int, m)
-	unhit := mustHit
-	steps := 0
-	gaveUp := false
-	var search func(k int) bool
-	search = func(k int) bool {
-		if k == n {
-			return karyCompatible(c, a, f)
-		}
-		u := order[k]
-		// u no longer counts as a way to hit its candidates.
-		for _, w := range cand[u] {
-			cover[w]--
-		}
-		defer func() {
-			for _, w := range cand[u] {
-				cover[w]++
-			}
-		}()
-		// Every unhit individual must stay reachable from the individuals
-		// left, and enough of them must be left.
-		for _, w := range cand[u] {
-			steps++
-			if maxSteps > 0 && steps > maxSteps {
-				gaveUp = true
-				return false
-			}
-			if hits[w] > 0 && !summary[w] {
-				continue
-			}
-			if !pairsCompatible(c, a, f, order[:k], u, w) {
-				continue
-			}
-			f[u] = w
-			hits[w]++
-			if hits[w] == 1 && required[w] {
-				unhit--
-			}
-			ok := unhit <= n-k-1
-			if ok {
-				for x := 0; x < m; x++ {
-					if hits[x] == 0 && cover[x] == 0 && required[x] {
-						ok = false
-						break
-					}
-				}
-			}
-			if ok && search(k+1) {
-				return true
-			}
-			if hits[w] == 1 && required[w] {
-				unhit++
-			}
-			hits[w]--
-			f[u] = -1
-			if gaveUp {
-				return false
-			}
-		}
-		return false
-	}
-	if search(0) {
-		return f, Embeds
-	}
-	if gaveUp {
+	if e.gaveUp {
 		return nil, Undecided
 	}
 	return nil, NoEmbedding
+}
+
+// nullaryLeq reports whether every nullary value of c is ⊑ a's.
+func nullaryLeq(c, a *Structure) bool {
+	for i := range c.nullary {
+		if !leq(c.nullary[i], a.nullary[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// requiredImages marks the individuals of a that an embedding must hit
+// (all but those where may is 1/2) and counts them.
+func requiredImages(a *Structure, may *Pred) (required []bool, count int) {
+	required = make([]bool, a.n)
+	for w := range required {
+		required[w] = may == nil || a.Unary(may.Index, w) != logic.Unknown
+		if required[w] {
+			count++
+		}
+	}
+	return required, count
+}
+
+// summaries marks a's summary individuals.
+func summaries(a *Structure) []bool {
+	sm := a.voc.sm.Index
+	summary := make([]bool, a.n)
+	for w := range summary {
+		summary[w] = a.Unary(sm, w) == logic.Unknown
+	}
+	return summary
+}
+
+// embedSearch is the state of EmbeddingOptional's backtracking search
+// for a surjective map from c's individuals onto a's required ones.
+type embedSearch struct {
+	c, a     *Structure
+	cand     [][]int // the images each individual of c is self-compatible with
+	cover    []int   // unassigned individuals that may still hit w
+	order    []int   // the order in which c's individuals are mapped
+	summary  []bool  // a's summary individuals, which may be hit twice
+	required []bool  // a's individuals that must be hit
+	f        []int   // the map so far, -1 where unassigned
+	hits     []int   // how many individuals map to w
+	unhit    int     // required individuals not hit yet
+	steps    int
+	maxSteps int
+	gaveUp   bool
+}
+
+// newEmbedSearch prepares the search, or returns nil when some individual
+// of c has no possible image or some required individual of a can be no
+// one's image.
+func newEmbedSearch(c, a *Structure, required []bool, mustHit, maxSteps int) *embedSearch {
+	n, m := c.n, a.n
+	e := &embedSearch{c: c, a: a, required: required, unhit: mustHit, maxSteps: maxSteps}
+	e.cand = make([][]int, n)
+	e.cover = make([]int, m)
+	for u := 0; u < n; u++ {
+		for w := 0; w < m; w++ {
+			if selfCompatible(c, a, u, w) {
+				e.cand[u] = append(e.cand[u], w)
+				e.cover[w]++
+			}
+		}
+		if len(e.cand[u]) == 0 {
+			return nil
+		}
+	}
+	for w := 0; w < m; w++ {
+		if e.cover[w] == 0 && required[w] {
+			return nil
+		}
+	}
+	// The individuals with the fewest possible images first.
+	e.order = make([]int, n)
+	for i := range e.order {
+		e.order[i] = i
+	}
+	sort.SliceStable(e.order, func(i, j int) bool { return len(e.cand[e.order[i]]) < len(e.cand[e.order[j]]) })
+	e.summary = summaries(a)
+	e.f = make([]int, n)
+	for i := range e.f {
+		e.f[i] = -1
+	}
+	e.hits = make([]int, m)
+	return e
+}
+
+// search maps the individuals order[k:], given a map of order[:k], and
+// reports whether it found an embedding (in f).
+func (e *embedSearch) search(k int) bool {
+	n := len(e.f)
+	if k == n {
+		return karyCompatible(e.c, e.a, e.f)
+	}
+	u := e.order[k]
+	// u no longer counts as a way to hit its candidates.
+	for _, w := range e.cand[u] {
+		e.cover[w]--
+	}
+	defer func() {
+		for _, w := range e.cand[u] {
+			e.cover[w]++
+		}
+	}()
+	for _, w := range e.cand[u] {
+		e.steps++
+		if e.maxSteps > 0 && e.steps > e.maxSteps {
+			e.gaveUp = true
+			return false
+		}
+		if e.hits[w] > 0 && !e.summary[w] {
+			continue
+		}
+		if !pairsCompatible(e.c, e.a, e.f, e.order[:k], u, w) {
+			continue
+		}
+		e.assign(u, w)
+		if e.canStillHitAll(n-k-1) && e.search(k+1) {
+			return true
+		}
+		e.unassign(u, w)
+		if e.gaveUp {
+			return false
+		}
+	}
+	return false
+}
+
+func (e *embedSearch) assign(u, w int) {
+	e.f[u] = w
+	e.hits[w]++
+	if e.hits[w] == 1 && e.required[w] {
+		e.unhit--
+	}
+}
+
+func (e *embedSearch) unassign(u, w int) {
+	if e.hits[w] == 1 && e.required[w] {
+		e.unhit++
+	}
+	e.hits[w]--
+	e.f[u] = -1
+}
+
+// canStillHitAll reports whether the left individuals still to map are
+// enough for the required individuals not hit yet, and each of those is
+// still some unmapped individual's candidate.
+func (e *embedSearch) canStillHitAll(left int) bool {
+	if e.unhit > left {
+		return false
+	}
+	for x, h := range e.hits {
+		if h == 0 && e.cover[x] == 0 && e.required[x] {
+			return false
+		}
+	}
+	return true
 }
 
 // selfCompatible reports whether c's individual u may map to a's w: every
@@ -214,11 +273,11 @@ func karyCompatible(c, a *Structure, f []int) bool {
 			cv, av := c.kary[k][i].vals, a.kary[k][i].vals
 			// Tuples of c that are not 0.
 			for key, v := range cv {
-				args := key.tuple()
+				args := key.Tuple()
 				for j, x := range args {
 					args[j] = f[x]
 				}
-				if !leq(v, av[keyOf(args)]) {
+				if !leq(v, av[KeyOf(args)]) {
 					return false
 				}
 			}
@@ -227,7 +286,7 @@ func karyCompatible(c, a *Structure, f []int) bool {
 				if v != logic.True {
 					continue
 				}
-				img := key.tuple()
+				img := key.Tuple()
 				if !allPreimagesTrue(cv, f, img) {
 					return false
 				}
@@ -237,7 +296,7 @@ func karyCompatible(c, a *Structure, f []int) bool {
 	return true
 }
 
-func allPreimagesTrue(cv map[tupleKey]Kleene, f []int, img []int) bool {
+func allPreimagesTrue(cv map[TupleKey]Kleene, f []int, img []int) bool {
 	pre := make([][]int, len(img))
 	for j, w := range img {
 		for u, x := range f {
@@ -250,7 +309,7 @@ func allPreimagesTrue(cv map[tupleKey]Kleene, f []int, img []int) bool {
 	var rec func(j int) bool
 	rec = func(j int) bool {
 		if j == len(img) {
-			return cv[keyOf(args)] == logic.True
+			return cv[KeyOf(args)] == logic.True
 		}
 		for _, u := range pre[j] {
 			args[j] = u
@@ -308,12 +367,6 @@ func (m Mismatch) String() string {
 // exactly when the map is an embedding).
 func Closest(c, a *Structure, maxSteps int) (f []int, mismatches []Mismatch) {
 	n, m := c.n, a.n
-	base := 0
-	for i := range c.nullary {
-		if !leq(c.nullary[i], a.nullary[i]) {
-			base++
-		}
-	}
 	if m == 0 {
 		f = make([]int, n)
 		for i := range f {
@@ -324,13 +377,64 @@ func Closest(c, a *Structure, maxSteps int) (f []int, mismatches []Mismatch) {
 	if n == 0 {
 		return []int{}, c.mismatches(a, []int{})
 	}
-	sm := c.voc.sm.Index
-	summary := make([]bool, m)
-	for w := 0; w < m; w++ {
-		summary[w] = a.Unary(sm, w) == logic.Unknown
+	base := 0
+	for i := range c.nullary {
+		if !leq(c.nullary[i], a.nullary[i]) {
+			base++
+		}
 	}
-	self := make([][]int, n) // cost of u -> w alone
-	minSelf := make([]int, n)
+	s := newClosestSearch(c, a, maxSteps)
+	s.search(0, base)
+	return s.bestF, c.mismatches(a, s.bestF)
+}
+
+// closestSearch is the state of Closest's branch and bound.
+type closestSearch struct {
+	c, a     *Structure
+	self     [][]int // self[u][w]: the mismatches of u -> w alone
+	order    []int   // the order in which c's individuals are mapped
+	rest     []int   // rest[k]: a lower bound of the cost of order[k:]
+	summary  []bool  // a's summary individuals
+	cur      []int   // the map so far, -1 where unassigned
+	hits     []int   // how many individuals map to w
+	unhit    int     // a's individuals not hit yet
+	best     int     // the cost of bestF, -1 before the first complete map
+	bestF    []int
+	steps    int
+	maxSteps int
+}
+
+func newClosestSearch(c, a *Structure, maxSteps int) *closestSearch {
+	n, m := c.n, a.n
+	s := &closestSearch{c: c, a: a, summary: summaries(a), unhit: m, best: -1, maxSteps: maxSteps}
+	var minSelf []int
+	s.self, minSelf = selfMismatches(c, a)
+	s.order = make([]int, n)
+	for i := range s.order {
+		s.order[i] = i
+	}
+	// Individuals with a clear best image first.
+	sort.SliceStable(s.order, func(i, j int) bool { return minSelf[s.order[i]] > minSelf[s.order[j]] })
+	s.rest = make([]int, n+1)
+	for k := n - 1; k >= 0; k-- {
+		s.rest[k] = s.rest[k+1] + minSelf[s.order[k]]
+	}
+	s.bestF = make([]int, n)
+	s.cur = make([]int, n)
+	for i := range s.cur {
+		s.cur[i] = -1
+	}
+	s.hits = make([]int, m)
+	return s
+}
+
+// selfMismatches counts, for each individual u of c and w of a, the unary
+// values of u and binary values of (u, u) that are not ⊑ w's, and the
+// least count of each u.
+func selfMismatches(c, a *Structure) (self [][]int, minSelf []int) {
+	n, m := c.n, a.n
+	self = make([][]int, n)
+	minSelf = make([]int, n)
 	for u := 0; u < n; u++ {
 		self[u] = make([]int, m)
 		minSelf[u] = -1
@@ -352,84 +456,85 @@ func Closest(c, a *Structure, maxSteps int) (f []int, mismatches []Mismatch) {
 			}
 		}
 	}
-	order := make([]int, n)
-	for i := range order {
-		order[i] = i
+	return self, minSelf
+}
+
+// search maps order[k:] given a map of order[:k] that costs cost, and
+// records the best complete map.
+func (s *closestSearch) search(k, cost int) {
+	n := len(s.cur)
+	if k == n {
+		s.complete(cost)
+		return
 	}
-	// Individuals with a clear best image first.
-	sort.SliceStable(order, func(i, j int) bool { return minSelf[order[i]] > minSelf[order[j]] })
-	rest := make([]int, n+1) // lower bound of the individuals from k on
-	for k := n - 1; k >= 0; k-- {
-		rest[k] = rest[k+1] + minSelf[order[k]]
-	}
-	best := -1
-	bestF := make([]int, n)
-	cur := make([]int, n)
-	for i := range cur {
-		cur[i] = -1
-	}
-	hits := make([]int, m)
-	unhit := m
-	steps := 0
-	var search func(k, cost int)
-	search = func(k, cost int) {
-		if k == n {
-			total := cost + unhit
-			if best >= 0 && total >= best {
-				return
-			}
-			total += karyMismatches(c, a, cur)
-			if best < 0 || total < best {
-				best = total
-				copy(bestF, cur)
-			}
+	u := s.order[k]
+	for _, w := range s.cheapestImages(u) {
+		if s.best >= 0 && s.maxSteps > 0 && s.steps > s.maxSteps {
 			return
 		}
-		u := order[k]
-		// Try the cheapest images first.
-		ws := make([]int, m)
-		for i := range ws {
-			ws[i] = i
+		s.steps++
+		add := s.self[u][w]
+		if s.hits[w] > 0 && !s.summary[w] {
+			add++
 		}
-		sort.SliceStable(ws, func(i, j int) bool { return self[u][ws[i]] < self[u][ws[j]] })
-		for _, w := range ws {
-			if best >= 0 && maxSteps > 0 && steps > maxSteps {
-				return
+		add += pairMismatches(s.c, s.a, s.cur, s.order[:k], u, w)
+		s.cur[u] = w
+		s.hits[w]++
+		if s.hits[w] == 1 {
+			s.unhit--
+		}
+		bound := cost + add + s.rest[k+1] + max(0, s.unhit-(n-k-1))
+		if s.best < 0 || bound < s.best {
+			s.search(k+1, cost+add)
+		}
+		if s.hits[w] == 1 {
+			s.unhit++
+		}
+		s.hits[w]--
+		s.cur[u] = -1
+	}
+}
+
+// complete scores the complete map cur, keeping it if it is the best so
+// far.
+func (s *closestSearch) complete(cost int) {
+	total := cost + s.unhit
+	if s.best >= 0 && total >= s.best {
+		return
+	}
+	total += karyMismatches(s.c, s.a, s.cur)
+	if s.best < 0 || total < s.best {
+		s.best = total
+		copy(s.bestF, s.cur)
+	}
+}
+
+// cheapestImages lists a's individuals, the cheapest images of u first.
+func (s *closestSearch) cheapestImages(u int) []int {
+	ws := make([]int, len(s.hits))
+	for i := range ws {
+		ws[i] = i
+	}
+	sort.SliceStable(ws, func(i, j int) bool { return s.self[u][ws[i]] < s.self[u][ws[j]] })
+	return ws
+}
+
+// pairMismatches counts the binary values between u (mapped to w) and
+// every individual already mapped that are not ⊑ their images'.
+func pairMismatches(c, a *Structure, f []int, done []int, u, w int) int {
+	k := 0
+	for _, x := range done {
+		y := f[x]
+		for i := range c.binary {
+			if !leq(c.Binary(i, u, x), a.Binary(i, w, y)) {
+				k++
 			}
-			steps++
-			add := self[u][w]
-			if hits[w] > 0 && !summary[w] {
-				add++
+			if !leq(c.Binary(i, x, u), a.Binary(i, y, w)) {
+				k++
 			}
-			for _, x := range order[:k] {
-				y := cur[x]
-				for i := range c.binary {
-					if !leq(c.Binary(i, u, x), a.Binary(i, w, y)) {
-						add++
-					}
-					if !leq(c.Binary(i, x, u), a.Binary(i, y, w)) {
-						add++
-					}
-				}
-			}
-			cur[u] = w
-			hits[w]++
-			if hits[w] == 1 {
-				unhit--
-			}
-			bound := cost + add + rest[k+1] + max(0, unhit-(n-k-1))
-			if best < 0 || bound < best {
-				search(k+1, cost+add)
-			}
-			if hits[w] == 1 {
-				unhit++
-			}
-			hits[w]--
-			cur[u] = -1
 		}
 	}
-	search(0, base)
-	return bestF, c.mismatches(a, bestF)
+	return k
 }
 
 // karyMismatches counts the tuples of predicates of arity three and more
@@ -439,14 +544,14 @@ func karyMismatches(c, a *Structure, f []int) int {
 	for ar := 3; ar < len(c.kary); ar++ {
 		for _, p := range c.voc.OfArity(ar) {
 			img := make([]int, ar)
-			eachTupleOf(c.n, ar, func(args []int) {
+			for args := range Tuples(c.n, ar) {
 				for j, u := range args {
 					img[j] = f[u]
 				}
 				if !leq(c.Get(p, args...), a.Get(p, img...)) {
 					k++
 				}
-			})
+			}
 		}
 	}
 	return k
@@ -492,7 +597,7 @@ func (c *Structure) mismatches(a *Structure, f []int) []Mismatch {
 			if !mapped {
 				continue
 			}
-			eachTupleOf(c.n, k, func(args []int) {
+			for args := range Tuples(c.n, k) {
 				img := make([]int, k)
 				for j, u := range args {
 					img[j] = f[u]
@@ -500,7 +605,7 @@ func (c *Structure) mismatches(a *Structure, f []int) []Mismatch {
 				if cv, av := c.Get(p, args...), a.Get(p, img...); !leq(cv, av) {
 					out = append(out, Mismatch{Pred: p.Name, C: append([]int(nil), args...), A: img, CV: cv, AV: av})
 				}
-			})
+			}
 		}
 	}
 	sm := c.voc.sm.Index
@@ -527,27 +632,4 @@ func (c *Structure) mismatches(a *Structure, f []int) []Mismatch {
 		}
 	}
 	return out
-}
-
-// eachTupleOf calls f with every k-tuple over 0..n-1 in lexicographic
-// order.
-func eachTupleOf(n, k int, f func([]int)) {
-	if n == 0 {
-		return
-	}
-	t := make([]int, k)
-	for {
-		f(t)
-		i := k - 1
-		for ; i >= 0; i-- {
-			t[i]++
-			if t[i] < n {
-				break
-			}
-			t[i] = 0
-		}
-		if i < 0 {
-			return
-		}
-	}
 }

@@ -137,27 +137,9 @@ func (b *Bound) Eval(asg ...int) Kleene {
 // variables, in lexicographic order, and calls visit with each assignment
 // (valid only during the call) and value. visit returns false to stop.
 func (b *Bound) ForEach(visit func(asg []int, v Kleene) bool) {
-	k := len(b.c.free)
-	n := b.st.s.n
-	if k > 0 && n == 0 {
-		return
-	}
-	asg := make([]int, k)
-	for {
+	for asg := range Tuples(b.st.s.n, len(b.c.free)) {
 		copy(b.st.env, asg)
 		if !visit(asg, b.c.root(&b.st)) {
-			return
-		}
-		i := k - 1
-		for i >= 0 {
-			asg[i]++
-			if asg[i] < n {
-				break
-			}
-			asg[i] = 0
-			i--
-		}
-		if i < 0 {
 			return
 		}
 	}
@@ -318,7 +300,7 @@ func (c *compiler) atom(g *logic.Atom) (evalNode, error) {
 		for i, sl := range slots {
 			args[i] = st.env[sl]
 		}
-		return st.s.kary[k][idx].vals[keyOf(args)]
+		return st.s.kary[k][idx].vals[KeyOf(args)]
 	}, nil
 }
 

@@ -103,7 +103,7 @@ func (s *Structure) colors() []uint64 {
 		for k := 3; k < len(s.kary); k++ {
 			for i, t := range s.kary[k] {
 				for key, v := range t.vals {
-					args := key.tuple()
+					args := key.Tuple()
 					for pos, a := range args {
 						h := combine(uint64(k)<<32|uint64(i)<<8|uint64(pos)<<2|uint64(v), 0x4a)
 						for q, b := range args {
@@ -169,7 +169,7 @@ func (s *Structure) Hash() uint64 {
 			var tuples uint64
 			for key, v := range t.vals {
 				th := uint64(v)
-				for _, a := range key.tuple() {
+				for _, a := range key.Tuple() {
 					th = combine(th, col[a])
 				}
 				tuples += mix(th)
@@ -277,11 +277,11 @@ func sameKary(a, b *Structure, m []int) bool {
 				return false
 			}
 			for key, v := range t.vals {
-				args := key.tuple()
+				args := key.Tuple()
 				for j, x := range args {
 					args[j] = m[x]
 				}
-				if other[keyOf(args)] != v {
+				if other[KeyOf(args)] != v {
 					return false
 				}
 			}

@@ -76,7 +76,7 @@ func JoinIndependent(a, b *Structure, fromA, fromB []int, active *Pred) (*Struct
 				ta, tb, tr := a.kary[ar][i].vals, b.kary[ar][i].vals, r.kary[ar][i].vals
 				// in reports whether a structure holds every individual of
 				// a result tuple, and the tuple's key there.
-				in := func(from []int, args []int) (tupleKey, bool) {
+				in := func(from []int, args []int) (TupleKey, bool) {
 					own := make([]int, len(args))
 					for x, j := range args {
 						if from[j] < 0 {
@@ -84,15 +84,15 @@ func JoinIndependent(a, b *Structure, fromA, fromB []int, active *Pred) (*Struct
 						}
 						own[x] = from[j]
 					}
-					return keyOf(own), true
+					return KeyOf(own), true
 				}
-				visit := func(vals map[tupleKey]Kleene, to []int) {
+				visit := func(vals map[TupleKey]Kleene, to []int) {
 					for key := range vals {
-						args := key.tuple()
+						args := key.Tuple()
 						for x, u := range args {
 							args[x] = to[u]
 						}
-						rk := keyOf(args)
+						rk := KeyOf(args)
 						if _, done := tr[rk]; done {
 							continue
 						}

@@ -1,5 +1,124 @@
 package tvl
 
+import (
+	"sync"
+	"sync/atomic"
+)
+
+// Copy-on-write: a structure writes a table in place only when its token
+// owns it; clones share tables until one side writes, and a frozen
+// structure owns nothing.
+
+// owner marks which structure may write a table in place: a number, not a
+// pointer, so that the collector has fewer pointers to follow in the
+// hundreds of thousands of tables a large run keeps. 0 is no one's (a
+// frozen structure's token).
+type owner uint64
+
+// owners hands out tokens; 1 is sharedZeros'.
+var owners atomic.Uint64
+
+func init() { owners.Store(1) }
+
+// newOwner returns a token no structure has had.
+func newOwner() owner { return owner(owners.Add(1)) }
+
+// Frozen reports whether the structure is read-only.
+func (s *Structure) Frozen() bool { return s.tok == 0 }
+
+// Freeze makes the structure read-only, so that it can be stored and shared.
+// Freezing a frozen structure writes nothing: workers freeze the stored
+// structures they are handed while others read them.
+func (s *Structure) Freeze() {
+	if s.tok != 0 {
+		s.tok = 0
+	}
+}
+
+// Clone returns a writable copy. It costs a few slice headers: tables are
+// copied only when one side first writes them.
+func (s *Structure) Clone() *Structure {
+	c := &Structure{voc: s.voc, n: s.n, stride: s.stride, tok: newOwner()}
+	c.nullary = append([]Kleene(nil), s.nullary...)
+	c.unary, c.unaryOwner = s.unary, s.unaryOwner
+	c.binary, c.sharedB = s.binary, true
+	if s.kary != nil {
+		c.kary = make([][]*karyTable, len(s.kary))
+		for k := range s.kary {
+			c.kary[k] = append([]*karyTable(nil), s.kary[k]...)
+		}
+	}
+	if s.tok != 0 {
+		// The original's tables, and its arrays of them, are now shared
+		// too.
+		s.tok = newOwner()
+		s.sharedB = true
+	}
+	return c
+}
+
+func (s *Structure) mustWrite() {
+	if s.tok == 0 {
+		panic("tvl: write to a frozen structure")
+	}
+}
+
+// own returns t, copied first unless this structure already owns it.
+func (s *Structure) own(t *table) *table {
+	if t.owner == s.tok {
+		return t
+	}
+	return &table{
+		val:   append([]uint64(nil), t.val...),
+		half:  append([]uint64(nil), t.half...),
+		owner: s.tok,
+	}
+}
+
+func (s *Structure) ownKary(t *karyTable) *karyTable {
+	if t.owner == s.tok {
+		return t
+	}
+	c := &karyTable{vals: make(map[TupleKey]Kleene, len(t.vals)), owner: s.tok}
+	for k, v := range t.vals {
+		c.vals[k] = v
+	}
+	return c
+}
+
+// writableUnary makes s's unary words its own, copying them if shared.
+func (s *Structure) writableUnary() {
+	if s.unaryOwner != s.tok {
+		s.unary = append([]uint64(nil), s.unary...)
+		s.unaryOwner = s.tok
+	}
+}
+
+// binaryTables returns s's binary tables for writing, its own copy.
+func (s *Structure) binaryTables() []*table {
+	if s.sharedB {
+		s.binary = append([]*table(nil), s.binary...)
+		s.sharedB = false
+	}
+	return s.binary
+}
+
+// sharedZeros owns the tables of zeros; no structure's token equals it,
+// so every structure copies one before writing it.
+const sharedZeros owner = 1
+
+// zeroBySize maps a size in words to its shared table of zeros.
+var zeroBySize sync.Map
+
+// zeroTable returns the shared table of zeros of m words per plane.
+func zeroTable(m int) *table {
+	if t, ok := zeroBySize.Load(m); ok {
+		return t.(*table)
+	}
+	t, _ := zeroBySize.LoadOrStore(m, &table{val: make([]uint64, m), half: make([]uint64, m), owner: sharedZeros})
+	return t.(*table)
+}
+
 // CopyPred gives s the interpretation of p that from has. Both must have
 // the same number of individuals. A frozen from shares a binary table
 // (copied on s's first write), so this costs a pointer; a unary one is a
@@ -27,7 +146,7 @@ func (s *Structure) CopyPred(p *Pred, from *Structure) {
 	default:
 		t := from.kary[p.Arity][p.Index]
 		if from.tok != 0 {
-			c := &karyTable{vals: make(map[tupleKey]Kleene, len(t.vals)), owner: s.tok}
+			c := &karyTable{vals: make(map[TupleKey]Kleene, len(t.vals)), owner: s.tok}
 			for k, v := range t.vals {
 				c.vals[k] = v
 			}

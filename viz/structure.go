@@ -120,9 +120,26 @@ func StructureGraph(s *tvl.Structure, voc *predicates.Vocabulary, c Caption) *do
 	g := newGraph()
 	g.Attrs("rankdir", "LR", "labelloc", "t", "labeljust", "l", "nodesep", "0.3", "ranksep", "0.45")
 	info := describe(s, voc)
-	n := s.Size()
+	note := ""
+	if s.Size() == 0 {
+		note = "no individuals"
+	}
+	if label := titleLabel(c, note, valueTable(s, info)); label != "" {
+		g.Attr("label", dot.HTML(label))
+	}
+	// Pointer predicates first, so that dot places them at the left.
+	drawPointers(g, s, info)
+	for u := 0; u < s.Size(); u++ {
+		drawIndividual(g, s, info, u)
+	}
+	drawBinaryEdges(g, s, info)
+	return g
+}
 
-	var table [][2]string // nullary and k-ary rows: name, value
+// valueTable lists the drawn values of the nullary predicates, then the
+// drawn tuples of the predicates of arity three or more: name, value.
+func valueTable(s *tvl.Structure, info []*predInfo) [][2]string {
+	var table [][2]string
 	for _, pi := range info {
 		if pi.pred.Arity != 0 {
 			continue
@@ -137,21 +154,18 @@ func StructureGraph(s *tvl.Structure, voc *predicates.Vocabulary, c Caption) *do
 		}
 		table = append(table, karyRows(s, pi)...)
 	}
-	note := ""
-	if n == 0 {
-		note = "no individuals"
-	}
-	if label := titleLabel(c, note, table); label != "" {
-		g.Attr("label", dot.HTML(label))
-	}
+	return table
+}
 
-	// Pointer predicates first, so that dot places them at the left.
+// drawPointers draws each pointer predicate as a named node with an arrow
+// to every individual it holds on (dotted where it is 1/2).
+func drawPointers(g *dot.Graph, s *tvl.Structure, info []*predInfo) {
 	for _, pi := range info {
 		if !pi.pointer {
 			continue
 		}
 		var targets []int
-		for u := 0; u < n; u++ {
+		for u := 0; u < s.Size(); u++ {
 			if v := s.Get(pi.pred, u); v != logic.False && pi.shows(v) {
 				targets = append(targets, u)
 			}
@@ -168,97 +182,81 @@ func StructureGraph(s *tvl.Structure, voc *predicates.Vocabulary, c Caption) *do
 			}
 		}
 	}
+}
 
-	for u := 0; u < n; u++ {
-		nd := individualNode(g, u)
-		var holds, half, zero []string
-		shape := "circle"
-		for _, pi := range info {
-			if pi.pred.Arity != 1 || pi.pointer || pi.pred.Name == tvl.SummaryName {
-				continue
-			}
-			v := s.Get(pi.pred, u)
-			if pi.sort != "" && v == logic.True {
-				if pi.sort == "thread" {
-					shape = "hexagon"
-				} else if shape != "hexagon" {
-					shape = "box"
-				}
-				continue
-			}
-			if !pi.shows(v) {
-				continue
-			}
-			switch v {
-			case logic.True:
-				holds = append(holds, pi.pred.Name)
-			case logic.Unknown:
-				half = append(half, pi.pred.Name+"=1/2")
-			default:
-				zero = append(zero, pi.pred.Name+"=0")
-			}
-		}
-		lines := append(append(holds, half...), zero...)
-		label := `<FONT POINT-SIZE="` + smallSize + `" COLOR="` + dimColour + `">` + esc(tvl.IndividualName(u)) + `</FONT>`
-		for _, l := range lines {
-			label += `<BR/>` + esc(l)
-		}
-		nd.Attr("label", dot.HTML(label))
-		nd.Attrs("shape", shape, "margin", "0.04")
-		tip := tvl.IndividualName(u)
-		if s.IsSummary(u) {
-			nd.Attr("peripheries", "2")
-			tip += " (summary)"
-		}
-		if len(lines) > 0 {
-			tip += ": " + strings.Join(lines, ", ")
-		}
-		nd.Attr("tooltip", tip)
+// drawIndividual labels u's node with its name and the unary values
+// drawn on it, shaped by its sort, with two borders if it is a summary.
+func drawIndividual(g *dot.Graph, s *tvl.Structure, info []*predInfo, u int) {
+	nd := individualNode(g, u)
+	shape, lines := unaryLines(s, info, u)
+	label := `<FONT POINT-SIZE="` + smallSize + `" COLOR="` + dimColour + `">` + esc(tvl.IndividualName(u)) + `</FONT>`
+	for _, l := range lines {
+		label += `<BR/>` + esc(l)
 	}
+	nd.Attr("label", dot.HTML(label))
+	nd.Attrs("shape", shape, "margin", "0.04")
+	tip := tvl.IndividualName(u)
+	if s.IsSummary(u) {
+		nd.Attr("peripheries", "2")
+		tip += " (summary)"
+	}
+	if len(lines) > 0 {
+		tip += ": " + strings.Join(lines, ", ")
+	}
+	nd.Attr("tooltip", tip)
+}
 
-	// Binary predicates: one edge per pair of individuals and value, naming
-	// every predicate with that value on the pair.
-	type key struct {
-		u, w int
-		v    logic.Kleene
-	}
-	type bundle struct {
-		names []string
-		core  bool
-	}
-	bundles := map[key]*bundle{}
-	var order []key
+// unaryLines returns the shape of u's node (a hexagon for a thread, a box
+// for data, else a circle) and the lines of its label: the unary
+// predicates drawn on it that are 1, then those at 1/2, then those at 0.
+func unaryLines(s *tvl.Structure, info []*predInfo, u int) (shape string, lines []string) {
+	var holds, half, zero []string
+	shape = "circle"
 	for _, pi := range info {
-		if pi.pred.Arity != 2 {
+		if pi.pred.Arity != 1 || pi.pointer || pi.pred.Name == tvl.SummaryName {
 			continue
 		}
-		for u := 0; u < n; u++ {
-			for w := 0; w < n; w++ {
-				v := s.Get(pi.pred, u, w)
-				if v == logic.False || !pi.shows(v) {
-					continue
-				}
-				k := key{u, w, v}
-				b := bundles[k]
-				if b == nil {
-					b = &bundle{}
-					bundles[k] = b
-					order = append(order, k)
-				}
-				b.names = append(b.names, pi.pred.Name)
-				b.core = b.core || pi.core
+		v := s.Get(pi.pred, u)
+		if pi.sort != "" && v == logic.True {
+			if pi.sort == "thread" {
+				shape = "hexagon"
+			} else if shape != "hexagon" {
+				shape = "box"
 			}
+			continue
+		}
+		if !pi.shows(v) {
+			continue
+		}
+		switch v {
+		case logic.True:
+			holds = append(holds, pi.pred.Name)
+		case logic.Unknown:
+			half = append(half, pi.pred.Name+"=1/2")
+		default:
+			zero = append(zero, pi.pred.Name+"=0")
 		}
 	}
-	sortKeys(order, func(a, b key) bool {
-		if a.u != b.u {
-			return a.u < b.u
-		}
-		if a.w != b.w {
-			return a.w < b.w
-		}
-		return a.v > b.v
-	})
+	return shape, append(append(holds, half...), zero...)
+}
+
+// edgeKey is a pair of individuals and a value.
+type edgeKey struct {
+	u, w int
+	v    logic.Kleene
+}
+
+// edgeBundle is the binary predicates with one value on one pair.
+type edgeBundle struct {
+	names []string
+	core  bool // some of them is a core predicate
+}
+
+// drawBinaryEdges draws the binary predicates: one edge per pair of
+// individuals and value, naming every predicate with that value on the
+// pair.
+func drawBinaryEdges(g *dot.Graph, s *tvl.Structure, info []*predInfo) {
+	bundles, order := binaryBundles(s, info)
 	for _, k := range order {
 		b := bundles[k]
 		e := g.Edge(individualNode(g, k.u), individualNode(g, k.w), strings.Join(b.names, ", "))
@@ -271,7 +269,46 @@ func StructureGraph(s *tvl.Structure, voc *predicates.Vocabulary, c Caption) *do
 			e.Attrs("color", dimColour, "fontcolor", dimColour, "constraint", "false")
 		}
 	}
-	return g
+}
+
+// binaryBundles groups the drawn binary values by pair and value, and
+// orders the groups by pair, 1 before 1/2 on a pair.
+func binaryBundles(s *tvl.Structure, info []*predInfo) (map[edgeKey]*edgeBundle, []edgeKey) {
+	n := s.Size()
+	bundles := map[edgeKey]*edgeBundle{}
+	var order []edgeKey
+	for _, pi := range info {
+		if pi.pred.Arity != 2 {
+			continue
+		}
+		for u := 0; u < n; u++ {
+			for w := 0; w < n; w++ {
+				v := s.Get(pi.pred, u, w)
+				if v == logic.False || !pi.shows(v) {
+					continue
+				}
+				k := edgeKey{u, w, v}
+				b := bundles[k]
+				if b == nil {
+					b = &edgeBundle{}
+					bundles[k] = b
+					order = append(order, k)
+				}
+				b.names = append(b.names, pi.pred.Name)
+				b.core = b.core || pi.core
+			}
+		}
+	}
+	sortKeys(order, func(a, b edgeKey) bool {
+		if a.u != b.u {
+			return a.u < b.u
+		}
+		if a.w != b.w {
+			return a.w < b.w
+		}
+		return a.v > b.v
+	})
+	return bundles, order
 }
 
 // individualNode is the node of individual u (created on first use).

@@ -110,43 +110,17 @@ func Structure(r *rand.Rand, voc *tvl.Vocabulary, n int, twoValued bool) *tvl.St
 			}
 			continue
 		}
-		args := make([]int, p.Arity)
-		var fill func(i int)
-		fill = func(i int) {
-			if i == len(args) {
-				s.Set(p, val(), args...)
-				return
-			}
-			for u := 0; u < n; u++ {
-				args[i] = u
-				fill(i + 1)
-			}
+		for args := range tvl.Tuples(n, p.Arity) {
+			s.Set(p, val(), args...)
 		}
-		fill(0)
 	}
 	return s
 }
 
 // Assignments calls f with every assignment of k variables to n
-// individuals.
+// individuals, in lexicographic order (tvl.Tuples).
 func Assignments(k, n int, f func([]int)) {
-	if k > 0 && n == 0 {
-		return
-	}
-	asg := make([]int, k)
-	for {
+	for asg := range tvl.Tuples(n, k) {
 		f(asg)
-		i := k - 1
-		for i >= 0 {
-			asg[i]++
-			if asg[i] < n {
-				break
-			}
-			asg[i] = 0
-			i--
-		}
-		if i < 0 {
-			return
-		}
 	}
 }
