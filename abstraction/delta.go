@@ -21,30 +21,22 @@ type Delta struct {
 	// tuple.
 	all map[int]bool
 	// tuples holds the changed tuples of the other predicates.
-	tuples map[int]map[string]bool
+	tuples map[int]map[tvl.TupleKey]bool
 }
 
 // NewDelta returns an empty delta.
 func NewDelta() *Delta {
-	return &Delta{all: map[int]bool{}, tuples: map[int]map[string]bool{}}
-}
-
-func deltaKey(args []int) string {
-	b := make([]byte, 0, 4*len(args))
-	for _, a := range args {
-		b = append(b, byte(a>>24), byte(a>>16), byte(a>>8), byte(a))
-	}
-	return string(b)
+	return &Delta{all: map[int]bool{}, tuples: map[int]map[tvl.TupleKey]bool{}}
 }
 
 // AddTuple records that p changed on args.
 func (d *Delta) AddTuple(p *tvl.Pred, args []int) {
 	m := d.tuples[p.ID]
 	if m == nil {
-		m = map[string]bool{}
+		m = map[tvl.TupleKey]bool{}
 		d.tuples[p.ID] = m
 	}
-	m[deltaKey(args)] = true
+	m[tvl.KeyOf(args)] = true
 }
 
 // AddAll records that p may have changed anywhere.
@@ -68,7 +60,7 @@ func (d *Delta) has(p *tvl.Pred, args []int) bool {
 		return true
 	}
 	m := d.tuples[p.ID]
-	return m != nil && m[deltaKey(args)]
+	return m != nil && m[tvl.KeyOf(args)]
 }
 
 // hasIndividual reports whether p changed on a unary tuple (u).
@@ -79,12 +71,11 @@ func (d *Delta) hasIndividual(p *tvl.Pred, u int) bool { return d.has(p, []int{u
 func DiffDelta(a, b *tvl.Structure, preds []*tvl.Pred) *Delta {
 	d := NewDelta()
 	for _, p := range preds {
-		eachTuple(b.Size(), p.Arity, func(t []int) bool {
+		for t := range tvl.Tuples(b.Size(), p.Arity) {
 			if a.Get(p, t...) != b.Get(p, t...) {
 				d.AddTuple(p, t)
 			}
-			return true
-		})
+		}
 	}
 	return d
 }
@@ -207,7 +198,7 @@ func (k *constraint) touchedMask(d *Delta, w int) uint64 {
 			return ^uint64(0)
 		}
 		for key := range d.tuples[p.ID] {
-			u := int(key[0])<<24 | int(key[1])<<16 | int(key[2])<<8 | int(key[3])
+			u := key.At(0)
 			if u/64 == w {
 				m |= 1 << uint(u%64)
 			}
@@ -228,15 +219,14 @@ func UpdateDelta(pre, post *tvl.Structure, old int, changed []*tvl.Pred) *Delta 
 		return d
 	}
 	for _, p := range post.Vocabulary().Preds() {
-		eachTuple(post.Size(), p.Arity, func(t []int) bool {
+		for t := range tvl.Tuples(post.Size(), p.Arity) {
 			for _, u := range t {
 				if u >= old {
 					d.AddTuple(p, t)
 					break
 				}
 			}
-			return true
-		})
+		}
 	}
 	return d
 }

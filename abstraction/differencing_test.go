@@ -43,10 +43,9 @@ func setInstrumentation(s *tvl.Structure, voc *predicates.Vocabulary) {
 			panic(err)
 		}
 		b := c.Bind(s)
-		eachTuple(s.Size(), p.Arity, func(t []int) bool {
+		for t := range tvl.Tuples(s.Size(), p.Arity) {
 			s.Set(p.Pred, b.Eval(t...), t...)
-			return true
-		})
+		}
 	}
 }
 
@@ -86,13 +85,12 @@ func TestDerivedUpdatesAreExactOnConcreteStructures(t *testing.T) {
 						if p.Kind != predicates.Instrumentation {
 							continue
 						}
-						eachTuple(post.Size(), p.Arity, func(tu []int) bool {
+						for tu := range tvl.Tuples(post.Size(), p.Arity) {
 							if got, w := post.Get(p.Pred, tu...), want.Get(p.Pred, tu...); got != w {
 								t.Fatalf("%s: after %s, %s%v = %v but its definition gives %v\nbefore:\n%s\nafter:\n%s",
 									name, ma.Title, p.Name, tu, got, w, s, post)
 							}
-							return true
-						})
+						}
 					}
 					checked++
 				}

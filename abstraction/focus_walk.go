@@ -274,28 +274,12 @@ func (f *walk) each(t *tvl.Structure, vars []logic.Var, e env, visit func(env)) 
 			live = append(live, u)
 		}
 	}
-	if len(vars) > 0 && len(live) == 0 {
-		return
-	}
 	z := with(e, nil)
-	idx := make([]int, len(vars))
-	for {
+	for idx := range tvl.Tuples(len(live), len(vars)) {
 		for i, v := range vars {
 			z[v] = live[idx[i]]
 		}
 		visit(z)
-		i := len(vars) - 1
-		for i >= 0 {
-			idx[i]++
-			if idx[i] < len(live) {
-				break
-			}
-			idx[i] = 0
-			i--
-		}
-		if i < 0 {
-			return
-		}
 	}
 }
 

@@ -219,7 +219,9 @@ func without(scope map[logic.Var]int, vs []logic.Var) map[logic.Var]int {
 func (cv cover) tuples(s *tvl.Structure, k int, f func(t []int)) {
 	n := s.Size()
 	if cv.all {
-		eachTuple(n, k, func(t []int) bool { f(t); return true })
+		for t := range tvl.Tuples(n, k) {
+			f(t)
+		}
 		return
 	}
 	size := 1
@@ -287,7 +289,9 @@ func (cv cover) tuples(s *tvl.Structure, k int, f func(t []int)) {
 		}
 	}
 	if all {
-		eachTuple(n, k, func(t []int) bool { f(t); return true })
+		for t := range tvl.Tuples(n, k) {
+			f(t)
+		}
 		return
 	}
 	if !any {

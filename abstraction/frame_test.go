@@ -84,12 +84,11 @@ func sparsen(r *rand.Rand, s *tvl.Structure) {
 		if p == s.Vocabulary().Summary() || r.IntN(3) == 0 {
 			continue
 		}
-		eachTuple(s.Size(), p.Arity, func(t []int) bool {
+		for t := range tvl.Tuples(s.Size(), p.Arity) {
 			if r.IntN(4) > 0 {
 				s.Set(p, logic.False, t...)
 			}
-			return true
-		})
+		}
 	}
 }
 

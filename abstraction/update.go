@@ -69,41 +69,13 @@ func satisfiable(c *tvl.Compiled, s *tvl.Structure, b Binding, own int) bool {
 	bound := c.Bind(s)
 	asg := make([]int, len(b)+own)
 	copy(asg, b)
-	found := false
-	eachTuple(s.Size(), own, func(t []int) bool {
+	for t := range tvl.Tuples(s.Size(), own) {
 		copy(asg[len(b):], t)
 		if bound.Eval(asg...) != logic.False {
-			found = true
-		}
-		return !found
-	})
-	return found
-}
-
-// eachTuple calls f with every k-tuple of individuals 0..n-1 in
-// lexicographic order until f returns false.
-func eachTuple(n, k int, f func([]int) bool) {
-	if k > 0 && n == 0 {
-		return
-	}
-	t := make([]int, k)
-	for {
-		if !f(t) {
-			return
-		}
-		i := k - 1
-		for i >= 0 {
-			t[i]++
-			if t[i] < n {
-				break
-			}
-			t[i] = 0
-			i--
-		}
-		if i < 0 {
-			return
+			return true
 		}
 	}
+	return false
 }
 
 // Update applies %new/%clone, the update formulas, the re-derivation of
@@ -132,7 +104,7 @@ func (a *Action) UpdateFrom(s *tvl.Structure, b Binding, bs Bindings) (*tvl.Stru
 		a.create(pre, a.newF, b, false)
 		for _, in := range a.initNew {
 			bound := bs.bind(in.def, pre)
-			eachTuple(pre.Size(), in.pred.Arity, func(t []int) bool {
+			for t := range tvl.Tuples(pre.Size(), in.pred.Arity) {
 				touchesNew := false
 				for _, u := range t {
 					if u >= old {
@@ -142,8 +114,7 @@ func (a *Action) UpdateFrom(s *tvl.Structure, b Binding, bs Bindings) (*tvl.Stru
 				if touchesNew || !in.neutral {
 					pre.Set(in.pred, bound.Eval(t...), t...)
 				}
-				return true
-			})
+			}
 		}
 	}
 	if a.src.Clone {

@@ -3,8 +3,6 @@ package driver
 import (
 	"context"
 	"errors"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 )
@@ -37,28 +35,5 @@ func TestWithLimitsGivesTheCause(t *testing.T) {
 	stop()
 	if got := stopReason(ctx); !errors.Is(ctx.Err(), context.Canceled) || got != "interrupted" {
 		t.Errorf("after stop: %v, %q", ctx.Err(), got)
-	}
-}
-
-// WriteFileAtomic replaces a file whole, readable by all, and leaves
-// nothing behind; when it cannot write, the old file stays.
-func TestWriteFileAtomic(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "out.txt")
-	os.WriteFile(path, []byte("old contents, longer than the new"), 0o600)
-	if err := WriteFileAtomic(path, []byte("new")); err != nil {
-		t.Fatal(err)
-	}
-	data, _ := os.ReadFile(path)
-	fi, _ := os.Stat(path)
-	if string(data) != "new" || fi.Mode().Perm() != 0o644 {
-		t.Errorf("contents %q, mode %v", data, fi.Mode())
-	}
-	if err := WriteFileAtomic(filepath.Join(dir, "missing", "x.txt"), []byte("x")); err == nil {
-		t.Error("writing into a missing folder succeeded")
-	}
-	entries, _ := os.ReadDir(dir)
-	if len(entries) != 1 {
-		t.Errorf("files left: %v", entries)
 	}
 }

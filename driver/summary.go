@@ -3,9 +3,10 @@ package driver
 import (
 	"encoding/json"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/tvla-go/tvla/internal/atomicfile"
 )
 
 // Summary is the JSON summary of a run (docs/cli-contract.md).
@@ -117,36 +118,9 @@ func WriteJSON(path string, v any, stdout io.Writer) error {
 	return WriteFileAtomic(path, data)
 }
 
-// WriteFileAtomic writes through a temporary file in the same folder,
-// synced to disk, and a rename, so that a reader (or a crash, or a second
-// Ctrl-C) never leaves half a file: the path holds the old contents or the
-// new ones. The file is readable by all, as files made by os.Create are
-// under the usual umask.
-func WriteFileAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Chmod(0o644)
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if err != nil {
-		f.Close()
-		os.Remove(tmp)
-		return err
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return os.Rename(tmp, path)
-}
+// WriteFileAtomic writes a file whole or not at all (atomicfile.Write):
+// the path holds the old contents or the new ones.
+func WriteFileAtomic(path string, data []byte) error { return atomicfile.Write(path, data, true) }
 
 // OneLine shows a message's \n escapes and line breaks as spaces.
 func OneLine(s string) string {

@@ -181,16 +181,10 @@ func complete(x *tvl.Structure, coerce *abstraction.Coercer, core []*tvl.Pred, l
 // predicate in declaration order, tuples in lexicographic order.
 func firstUnknown(x *tvl.Structure, core []*tvl.Pred) (*tvl.Pred, []int) {
 	for _, p := range core {
-		var found []int
-		eachTuple(x.Size(), p.Arity, func(t []int) bool {
+		for t := range tvl.Tuples(x.Size(), p.Arity) {
 			if x.Get(p, t...) == logic.Unknown {
-				found = append([]int(nil), t...)
-				return false
+				return p, append([]int(nil), t...)
 			}
-			return true
-		})
-		if found != nil {
-			return p, found
 		}
 	}
 	return nil, nil
@@ -202,14 +196,10 @@ func (c *concretizer) leaf(x *tvl.Structure) {
 	s := x.Clone()
 	c.defs.apply(s)
 	for _, p := range c.defs.preds {
-		fits := true
-		eachTuple(s.Size(), p.Arity, func(t []int) bool {
-			v, bound := s.Get(p, t...), x.Get(p, t...)
-			fits = v == bound || bound == logic.Unknown
-			return fits
-		})
-		if !fits {
-			return
+		for t := range tvl.Tuples(s.Size(), p.Arity) {
+			if v, bound := s.Get(p, t...), x.Get(p, t...); v != bound && bound != logic.Unknown {
+				return
+			}
 		}
 	}
 	if r := c.coerce.Coerce(s.Clone(), nil); !r.Consistent {

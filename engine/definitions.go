@@ -82,12 +82,11 @@ func (d *definitions) applyAfter(s, pre *tvl.Structure, moved []*tvl.Pred) []*tv
 			v logic.Kleene
 		}
 		var ws []write
-		eachTuple(s.Size(), p.Arity, func(t []int) bool {
+		for t := range tvl.Tuples(s.Size(), p.Arity) {
 			if v := bound.Eval(t...); v != s.Get(p, t...) {
 				ws = append(ws, write{append([]int(nil), t...), v})
 			}
-			return true
-		})
+		}
 		for _, w := range ws {
 			s.Set(p, w.v, w.t...)
 		}
@@ -119,41 +118,12 @@ func (d *definitions) fix(s, written, pre *tvl.Structure, moved []*tvl.Pred) (ev
 		evaluated = d.apply(s)
 	}
 	for _, p := range d.preds {
-		differs := false
-		eachTuple(s.Size(), p.Arity, func(t []int) bool {
-			v := written.Get(p, t...)
-			differs = v != logic.Unknown && v != s.Get(p, t...)
-			return !differs
-		})
-		if differs {
-			wrong = append(wrong, p)
+		for t := range tvl.Tuples(s.Size(), p.Arity) {
+			if v := written.Get(p, t...); v != logic.Unknown && v != s.Get(p, t...) {
+				wrong = append(wrong, p)
+				break
+			}
 		}
 	}
 	return evaluated, wrong
-}
-
-// eachTuple calls f with every k-tuple of individuals 0..n-1 in
-// lexicographic order until f returns false.
-func eachTuple(n, k int, f func([]int) bool) {
-	if k > 0 && n == 0 {
-		return
-	}
-	t := make([]int, k)
-	for {
-		if !f(t) {
-			return
-		}
-		i := k - 1
-		for i >= 0 {
-			t[i]++
-			if t[i] < n {
-				break
-			}
-			t[i] = 0
-			i--
-		}
-		if i < 0 {
-			return
-		}
-	}
 }

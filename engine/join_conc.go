@@ -141,13 +141,10 @@ func (concrete) explore(ctx context.Context, st *state, inputs []*tvl.Structure)
 // twoValued reports whether s has no summary individual and no value 1/2.
 func twoValued(s *tvl.Structure) bool {
 	for _, p := range s.Vocabulary().Preds() {
-		found := false
-		eachTuple(s.Size(), p.Arity, func(t []int) bool {
-			found = s.Get(p, t...) == logic.Unknown
-			return !found
-		})
-		if found {
-			return false
+		for t := range tvl.Tuples(s.Size(), p.Arity) {
+			if s.Get(p, t...) == logic.Unknown {
+				return false
+			}
 		}
 	}
 	return true

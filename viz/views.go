@@ -13,6 +13,7 @@ import (
 	"github.com/emicklei/dot"
 
 	"github.com/tvla-go/tvla/engine"
+	"github.com/tvla-go/tvla/internal/atomicfile"
 	"github.com/tvla-go/tvla/model"
 	"github.com/tvla-go/tvla/tvl"
 )
@@ -204,7 +205,7 @@ func (v *Views) WriteSVGDir(dir string) error {
 		if p.SVG == nil {
 			return fmt.Errorf("picture %s was not rendered", p.Name)
 		}
-		if err := writeFileAtomic(filepath.Join(dir, p.Name+".svg"), p.SVG); err != nil {
+		if err := atomicfile.Write(filepath.Join(dir, p.Name+".svg"), p.SVG, false); err != nil {
 			return err
 		}
 	}
@@ -218,30 +219,6 @@ func WriteSVGDir(ctx context.Context, dir string, prog *model.Program, res *engi
 		return err
 	}
 	return v.WriteSVGDir(dir)
-}
-
-// writeFileAtomic writes data through a temporary file in the same folder
-// and a rename, so that a reader never sees half a file.
-func writeFileAtomic(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		os.Remove(tmp)
-		return err
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	if err := os.Chmod(tmp, 0o644); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return os.Rename(tmp, path)
 }
 
 // WriteDOT writes a run TVLA-style: the CFG with its counts, then, for

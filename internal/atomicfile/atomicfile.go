@@ -1,0 +1,40 @@
+// Package atomicfile writes files whole or not at all, for every output
+// of a run (summaries, TVS, pictures): a reader, a crash or a second
+// Ctrl-C never leaves half a file.
+package atomicfile
+
+import (
+	"os"
+	"path/filepath"
+)
+
+// Write writes data through a temporary file in the same folder and a
+// rename: the path holds the old contents or the new ones, and a failed
+// write leaves nothing behind. With sync the data reaches the disk before
+// the rename (worth it for one summary, not for hundreds of pictures).
+// The file is readable by all, as files made by os.Create are under the
+// usual umask.
+func Write(path string, data []byte, sync bool) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Chmod(0o644)
+	}
+	if err == nil && sync {
+		err = f.Sync()
+	}
+	if err != nil {
+		f.Close()
+		os.Remove(tmp)
+		return err
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return os.Rename(tmp, path)
+}
