@@ -44,6 +44,9 @@ type Loaded struct {
 	Files      []string
 	Inputs     []string
 	Structures []*tvl.Structure
+	// Origins are where each structure starts in its TVS file (the zero
+	// position for the empty structure of a run without inputs).
+	Origins []tvp.Pos
 	// PerInput counts the structures of each input file.
 	PerInput []int
 }
@@ -104,6 +107,7 @@ func load(c *Config, cfg tvp.LoadConfig) (*Loaded, error) {
 		for _, loc := range locs {
 			for _, s := range loc.Structures {
 				l.Structures = append(l.Structures, s.Structure)
+				l.Origins = append(l.Origins, s.Pos)
 				n++
 			}
 		}
@@ -111,6 +115,7 @@ func load(c *Config, cfg tvp.LoadConfig) (*Loaded, error) {
 	}
 	if len(l.Inputs) == 0 {
 		l.Structures = []*tvl.Structure{tvl.New(prog.Vocabulary.Tvl())}
+		l.Origins = []tvp.Pos{{}}
 	}
 	if soft := prog.SoftInvariants; soft != nil {
 		// The inputs do not know the generated soft invariants: they

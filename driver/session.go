@@ -124,6 +124,9 @@ func (s *Session) Run(ctx context.Context) (*Outcome, error) {
 	}
 	out := &Outcome{Config: &s.Config, Program: s.Loaded.Program, Inputs: s.Loaded.Inputs}
 	res, err := s.engine.run(ctx, inputs)
+	if err == nil && !IsConcrete(s.Config.Join) {
+		s.warnDiscarded(res)
+	}
 	if s.Loaded.Program.SoftInvariants != nil && err == nil {
 		res, err = s.refine(ctx, res, out)
 	}

@@ -96,7 +96,7 @@ func (concrete) explore(ctx context.Context, st *state, inputs []*tvl.Structure)
 		}
 		s := in.Clone()
 		e.truth.apply(s)
-		st.seed(entry, s, false)
+		st.seed(entry, i, s, false)
 	}
 	locs := append([]string(nil), e.prog.Locations...)
 	sort.SliceStable(locs, func(i, j int) bool { return st.rpo[locs[i]] < st.rpo[locs[j]] })

@@ -68,8 +68,18 @@ type Result struct {
 	// Its verdict (messages raised) stands, whatever the rest of the
 	// state space holds.
 	StoppedOnMessage bool
-	sets             map[string]*StructureSet
-	arrivals         *arrivalLog
+	// DiscardedInputs are the input structures Coerce found inconsistent
+	// (they represent no state, so the run starts without them).
+	DiscardedInputs []DiscardedInput
+	sets            map[string]*StructureSet
+	arrivals        *arrivalLog
+}
+
+// DiscardedInput is an input structure Coerce found inconsistent: its
+// index among the inputs Run was given, and the constraint it breaks.
+type DiscardedInput struct {
+	Input    int
+	Violated string
 }
 
 // TraceStep is one step of an abstract trace: a structure at a location,

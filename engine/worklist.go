@@ -24,8 +24,9 @@ type state struct {
 	start    time.Time
 	arrivals *arrivalLog
 	// source is the stored structure being processed, for messages.
-	source  slotRef
-	workers []*worker
+	source    slotRef
+	workers   []*worker
+	discarded []DiscardedInput
 }
 
 // Run explores the program from the input structures (placed at the
@@ -87,8 +88,8 @@ func (st *state) worklist(ctx context.Context, inputs []*tvl.Structure) (*Result
 		return st.result("", false), nil
 	}
 	entry := e.prog.Locations[0]
-	for _, in := range inputs {
-		st.seed(entry, in.Clone(), true)
+	for i, in := range inputs {
+		st.seed(entry, i, in.Clone(), true)
 	}
 	work := map[string]bool{entry: true}
 	for len(work) > 0 {
@@ -185,16 +186,17 @@ func (st *state) fold(t task, o outcome, work map[string]bool) {
 	}
 }
 
-// seed coerces an input structure (a copy, which it may change) and
+// seed coerces input structure i (a copy, which it may change) and
 // stores it at the entry location, blurred first unless the run is
 // concrete: how every run starts. An input Coerce finds inconsistent is
-// counted and dropped.
-func (st *state) seed(entry string, s *tvl.Structure, blur bool) {
+// counted, recorded with the constraint it breaks, and dropped.
+func (st *state) seed(entry string, i int, s *tvl.Structure, blur bool) {
 	r := st.e.coerce.Coerce(s, nil)
 	st.stats.Breaches += r.Breaches
 	st.stats.Inputs++
 	if !r.Consistent {
 		st.stats.InputsDiscarded++
+		st.discarded = append(st.discarded, DiscardedInput{Input: i, Violated: r.Violated})
 		return
 	}
 	if blur {
@@ -304,7 +306,7 @@ func (st *state) unscheduled() int {
 }
 
 func (st *state) result(reason string, incomplete bool) *Result {
-	r := &Result{Incomplete: incomplete, StopReason: reason, sets: st.sets, arrivals: st.arrivals}
+	r := &Result{Incomplete: incomplete, StopReason: reason, DiscardedInputs: st.discarded, sets: st.sets, arrivals: st.arrivals}
 	for _, l := range st.e.prog.Locations {
 		lr := &LocationResult{Label: l, Messages: st.messages[l]}
 		for i, m := range lr.Messages {
