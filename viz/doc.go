@@ -11,7 +11,12 @@
 // nullary predicates (and any of arity three or more) go in a table under
 // the title. A sort predicate, when the program has one, picks the node
 // shape: threads (isthread, is_thread, thread) are hexagons, data values
-// (is_data, isdata, data) boxes, everything else circles.
+// (is_data, isdata, data) boxes, everything else circles. DrawStructure
+// draws the same with options: FoldThreadPredicates leaves a thread's soft
+// invariants (if[...], nif[...], ifc[...]; a collapsed thread carries
+// dozens) out of its node, which counts them and lists them in its
+// tooltip, and returns them; the views (SVG files and the report) draw
+// so, WriteDOT lists everything.
 //
 // CFGGraph draws the control-flow graph with the number of structures and
 // messages per location. WriteDOT writes a run TVLA-style: the CFG, then
@@ -26,7 +31,11 @@
 // written as a folder of SVG files (WriteSVGDir) or as one self-contained
 // HTML report (WriteHTML: inline SVG, CSS and script, no network). The
 // report links the CFG's locations to their galleries and each message to
-// its trace; j/k (or the arrow keys) step through the structures, n/p
+// its trace, every step of a trace drawn in one frame (the largest
+// step's size) so that the pictures stay in place; a thread's folded
+// soft invariants are a closed table under its picture; the header says
+// whether the run reached its fixpoint, stopped at a message or stopped
+// early and why. j/k (or the arrow keys) step through the structures, n/p
 // through the sections, z enlarges the current structure, ? lists the
 // keys, and the address names the structure selected (#fig-NAME).
 //

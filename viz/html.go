@@ -7,8 +7,11 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"math"
 	"path/filepath"
 	"regexp"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/tvla-go/tvla/engine"
@@ -38,6 +41,9 @@ var reportTemplate string
 
 var report = template.Must(template.New("report").Funcs(template.FuncMap{
 	"svg":    inlineSVG,
+	"framed": framedSVG,
+	"frame":  traceFrame,
+	"fold":   foldTable,
 	"plural": plural,
 	"inc":    func(i int) int { return i + 1 },
 }).Parse(reportTemplate))
@@ -47,6 +53,8 @@ type reportData struct {
 	Title     string
 	Info      Info
 	Verdict   string
+	Complete  bool   // the run reached its fixpoint
+	Stop      string // how it stopped, if early: "Stopped early", "Stopped at a message"
 	Reason    string // why the run stopped early
 	Tone      string // ok, bad or warn
 	Views     *Views
@@ -78,17 +86,7 @@ func (v *Views) WriteHTML(w io.Writer, info Info) error {
 	if d.Title == "" {
 		d.Title = filepath.Base(v.Program.File)
 	}
-	switch {
-	case res.Incomplete:
-		d.Verdict, d.Reason, d.Tone = "stopped early", res.StopReason, "warn"
-		if res.Stats.Messages > 0 {
-			d.Verdict += ", " + plural(res.Stats.Messages, "message") + " raised"
-		}
-	case res.Stats.Messages > 0:
-		d.Verdict, d.Tone = "not verified: "+plural(res.Stats.Messages, "message")+" raised", "bad"
-	default:
-		d.Verdict, d.Tone = "verified: fixpoint reached, no message raised", "ok"
-	}
+	d.Verdict, d.Complete, d.Stop, d.Reason, d.Tone = verdict(res)
 	st := res.Stats
 	d.Stats = []Field{
 		{"structures stored", fmt.Sprint(st.Stored)},
@@ -118,6 +116,29 @@ func (v *Views) WriteHTML(w io.Writer, info Info) error {
 	return err
 }
 
+// verdict words the outcome of a run for the report's header: whether
+// it reached its fixpoint, stopped at a message (the message limit, or a
+// breached constraint after an update) or stopped early for another
+// reason (a limit, an interrupt), and the messages raised. A run that
+// stopped early is never said to be at its fixpoint.
+func verdict(res *engine.Result) (text string, complete bool, stop, reason, tone string) {
+	msgs := res.Stats.Messages
+	switch {
+	case res.Incomplete && res.StoppedOnMessage:
+		text = "stopped at a message: " + plural(msgs, "message") + " raised"
+		return text, false, "Stopped at a message", res.StopReason, "bad"
+	case res.Incomplete:
+		text = "stopped early: " + res.StopReason
+		if msgs > 0 {
+			text += "; " + plural(msgs, "message") + " raised"
+		}
+		return text, false, "Stopped early", res.StopReason, "warn"
+	case msgs > 0:
+		return "not verified: " + plural(msgs, "message") + " raised, fixpoint reached", true, "", "", "bad"
+	}
+	return "verified: fixpoint reached, no message raised", true, "", "", "ok"
+}
+
 // WriteHTML renders every picture of a run and writes the HTML report.
 func WriteHTML(ctx context.Context, w io.Writer, prog *model.Program, res *engine.Result, info Info, progress func(done, total int)) error {
 	v, err := Render(ctx, prog, res, progress)
@@ -138,8 +159,10 @@ var (
 // comments and the <title>s that would show dot's node names as tooltips
 // (the tooltips that matter are link titles), labelled for screen readers.
 // dot escapes the text of the picture, so the result is trusted as HTML.
-func inlineSVG(p *Picture) template.HTML {
-	svg := p.SVG
+func inlineSVG(p *Picture) template.HTML { return inline(p, p.SVG) }
+
+// inline does inlineSVG's work on a picture's SVG text.
+func inline(p *Picture, svg []byte) template.HTML {
 	if i := bytes.Index(svg, []byte("<svg")); i >= 0 {
 		svg = svg[i:]
 	}
@@ -158,6 +181,108 @@ func inlineSVG(p *Picture) template.HTML {
 	attrs := ` role="img" aria-label="` + template.HTMLEscapeString(label) + `"`
 	svg = append([]byte("<svg"+attrs), svg[len("<svg"):]...)
 	return template.HTML(svg)
+}
+
+// Size is the size of a picture, in the units of its SVG's width and
+// height (points, from dot).
+type Size struct{ W, H float64 }
+
+var svgSize = regexp.MustCompile(`<svg width="([0-9.]+)pt" height="([0-9.]+)pt"\s+viewBox="([-0-9. ]+)"`)
+
+// sizeOf reads the size dot gave a picture's SVG and its viewBox.
+func sizeOf(svg []byte) (size Size, box [4]float64, ok bool) {
+	m := svgSize.FindSubmatch(svg)
+	if m == nil {
+		return Size{}, box, false
+	}
+	w, err1 := strconv.ParseFloat(string(m[1]), 64)
+	h, err2 := strconv.ParseFloat(string(m[2]), 64)
+	f := strings.Fields(string(m[3]))
+	if err1 != nil || err2 != nil || len(f) != 4 || w <= 0 || h <= 0 {
+		return Size{}, box, false
+	}
+	for i := range box {
+		v, err := strconv.ParseFloat(f[i], 64)
+		if err != nil {
+			return Size{}, box, false
+		}
+		box[i] = v
+	}
+	return Size{w, h}, box, true
+}
+
+// traceFrame is the frame every step of a message's trace is drawn in:
+// the largest width and the largest height of the steps' pictures, so
+// that stepping through the trace keeps each picture in place.
+func traceFrame(mv *MessageView) Size {
+	var f Size
+	for _, st := range mv.Trace {
+		if sz, _, ok := sizeOf(st.Picture.SVG); ok {
+			f.W, f.H = max(f.W, sz.W), max(f.H, sz.H)
+		}
+	}
+	return f
+}
+
+// framedSVG is inlineSVG with the picture's canvas grown to the frame,
+// at its own scale, the drawing at the top left: pictures of one frame
+// have the same size and their titles the same place.
+func framedSVG(p *Picture, f Size) template.HTML {
+	sz, box, ok := sizeOf(p.SVG)
+	if !ok || f.W < sz.W || f.H < sz.H {
+		return inlineSVG(p)
+	}
+	bw, bh := box[2]*f.W/sz.W, box[3]*f.H/sz.H
+	head := fmt.Sprintf(`<svg width="%spt" height="%spt" viewBox="%s %s %s %s" preserveAspectRatio="xMinYMin meet"`,
+		num(f.W), num(f.H), num(box[0]), num(box[1]), num(bw), num(bh))
+	loc := svgSize.FindIndex(p.SVG)
+	svg := append(append(append([]byte{}, p.SVG[:loc[0]]...), head...), p.SVG[loc[1]:]...)
+	return inline(p, svg)
+}
+
+// num prints a coordinate with at most two decimals.
+func num(x float64) string { return strconv.FormatFloat(math.Round(x*100)/100, 'f', -1, 64) }
+
+// foldView is the table of the predicates a picture folded out of its
+// nodes: a column per individual, a row per predicate.
+type foldView struct {
+	Summary string
+	Heads   []string
+	Rows    []foldRow
+}
+
+type foldRow struct {
+	Name  string
+	Cells []string
+}
+
+// foldTable lays out what a picture folded (nil if nothing).
+func foldTable(p *Picture) *foldView {
+	if len(p.Folded) == 0 {
+		return nil
+	}
+	fv := &foldView{}
+	var counts []string
+	row := map[string]int{}
+	for i, f := range p.Folded {
+		head := f.Individual
+		if f.Summary {
+			head += " (summary)"
+		}
+		fv.Heads = append(fv.Heads, head)
+		counts = append(counts, fmt.Sprintf("%s: %d", f.Individual, len(f.Values)))
+		for _, v := range f.Values {
+			r, ok := row[v.Name]
+			if !ok {
+				r = len(fv.Rows)
+				row[v.Name] = r
+				fv.Rows = append(fv.Rows, foldRow{Name: v.Name, Cells: make([]string, len(p.Folded))})
+			}
+			fv.Rows[r].Cells[i] = v.Value
+		}
+	}
+	fv.Summary = "soft invariants of the threads (" + strings.Join(counts, ", ") + ")"
+	return fv
 }
 
 // LocationAnchor is the HTML id of a location's section ("" if the result

@@ -44,6 +44,7 @@ type predInfo struct {
 	pred    *tvl.Pred
 	core    bool // a core predicate (or one we know nothing of)
 	pointer bool // drawn as a named arrow
+	soft    bool // a soft invariant of a thread (IsSoftInvariant)
 	sort    string
 	show    []logic.Kleene
 }
@@ -75,6 +76,7 @@ func describe(s *tvl.Structure, voc *predicates.Vocabulary) []*predInfo {
 			pi.core = d.Kind != predicates.Instrumentation
 			pi.pointer = p.Arity == 1 && (d.Props.Pointer || d.Props.Box)
 			pi.show = d.Props.Show
+			pi.soft = IsSoftInvariant(d)
 		}
 		if p.Arity == 1 {
 			switch {
@@ -115,8 +117,58 @@ func newGraph() *dot.Graph {
 // StructureGraph draws s as a graph. voc supplies the predicates' display
 // properties (pointer, box, the {1, 1/2} hint) and kinds; it may be nil.
 // The caption becomes the graph's title, above the table of nullary
-// predicates.
+// predicates. Every drawn value is in the picture (TVLA's style): see
+// DrawStructure for a drawing that folds a thread's soft invariants.
 func StructureGraph(s *tvl.Structure, voc *predicates.Vocabulary, c Caption) *dot.Graph {
+	g, _ := DrawStructure(s, voc, c, DrawOptions{})
+	return g
+}
+
+// DrawOptions change how DrawStructure draws a structure.
+type DrawOptions struct {
+	// FoldThreadPredicates leaves a thread's soft invariants (see
+	// IsSoftInvariant) out of its node, which otherwise lists dozens of
+	// them and dwarfs the heap: the node says how many there are and
+	// lists them in its tooltip, and DrawStructure returns them so that a
+	// page can show them beside the picture.
+	FoldThreadPredicates bool
+}
+
+// Folded is the predicates a drawing left out of one individual's node,
+// with their values, in the vocabulary's order.
+type Folded struct {
+	Individual string
+	Summary    bool
+	Values     []Field // predicate name, value (1, 1/2 or 0)
+}
+
+// softPrefixes start the names of soft invariants: if[L,p] and nif[L,p]
+// as predicates.AddSoftInvariants generates them (and the conditional
+// if[L,q,p]), and the families of the bundled models' hand-written ones
+// (if[...], nif[...], ifc[...], nifc[...]).
+var softPrefixes = []string{"if[", "nif[", "ifc[", "nifc["}
+
+// IsSoftInvariant reports whether a predicate is a soft invariant of a
+// thread: a unary instrumentation predicate named if[...], nif[...],
+// ifc[...] or nifc[...] (those predicates.AddSoftInvariants generates
+// among them). A drawing that folds thread predicates leaves these out of
+// a thread's node.
+func IsSoftInvariant(p *predicates.Predicate) bool {
+	if p == nil || p.Arity != 1 || p.Kind != predicates.Instrumentation {
+		return false
+	}
+	for _, pre := range softPrefixes {
+		if strings.HasPrefix(p.Name, pre) && strings.HasSuffix(p.Name, "]") {
+			return true
+		}
+	}
+	return false
+}
+
+// DrawStructure draws s like StructureGraph, with options; it returns the
+// graph and what it left out of the nodes (nil unless opts fold
+// something).
+func DrawStructure(s *tvl.Structure, voc *predicates.Vocabulary, c Caption, opts DrawOptions) (*dot.Graph, []Folded) {
 	g := newGraph()
 	g.Attrs("rankdir", "LR", "labelloc", "t", "labeljust", "l", "nodesep", "0.3", "ranksep", "0.45")
 	info := describe(s, voc)
@@ -129,11 +181,14 @@ func StructureGraph(s *tvl.Structure, voc *predicates.Vocabulary, c Caption) *do
 	}
 	// Pointer predicates first, so that dot places them at the left.
 	drawPointers(g, s, info)
+	var folded []Folded
 	for u := 0; u < s.Size(); u++ {
-		drawIndividual(g, s, info, u)
+		if f := drawIndividual(g, s, info, u, opts); len(f.Values) > 0 {
+			folded = append(folded, f)
+		}
 	}
 	drawBinaryEdges(g, s, info)
-	return g
+	return g, folded
 }
 
 // valueTable lists the drawn values of the nullary predicates, then the
@@ -186,12 +241,28 @@ func drawPointers(g *dot.Graph, s *tvl.Structure, info []*predInfo) {
 
 // drawIndividual labels u's node with its name and the unary values
 // drawn on it, shaped by its sort, with two borders if it is a summary.
-func drawIndividual(g *dot.Graph, s *tvl.Structure, info []*predInfo, u int) {
+// A thread's soft invariants, when opts fold them, become a count in the
+// node and a list in its tooltip, and are returned.
+func drawIndividual(g *dot.Graph, s *tvl.Structure, info []*predInfo, u int, opts DrawOptions) Folded {
 	nd := individualNode(g, u)
-	shape, lines := unaryLines(s, info, u)
+	shape, all := unaryLines(s, info, u)
+	fold := opts.FoldThreadPredicates && shape == "hexagon"
+	out := Folded{Individual: tvl.IndividualName(u), Summary: s.IsSummary(u)}
+	var lines, folded []string
+	for _, l := range all {
+		if fold && l.soft {
+			folded = append(folded, l.text)
+			out.Values = append(out.Values, Field{Name: l.name, Value: l.value.String()})
+			continue
+		}
+		lines = append(lines, l.text)
+	}
 	label := `<FONT POINT-SIZE="` + smallSize + `" COLOR="` + dimColour + `">` + esc(tvl.IndividualName(u)) + `</FONT>`
 	for _, l := range lines {
 		label += `<BR/>` + esc(l)
+	}
+	if len(folded) > 0 {
+		label += `<BR/><FONT POINT-SIZE="` + smallSize + `" COLOR="` + dimColour + `">+` + plural(len(folded), "soft invariant") + `</FONT>`
 	}
 	nd.Attr("label", dot.HTML(label))
 	nd.Attrs("shape", shape, "margin", "0.04")
@@ -203,14 +274,27 @@ func drawIndividual(g *dot.Graph, s *tvl.Structure, info []*predInfo, u int) {
 	if len(lines) > 0 {
 		tip += ": " + strings.Join(lines, ", ")
 	}
+	if len(folded) > 0 {
+		tip += "; soft invariants: " + strings.Join(folded, ", ")
+	}
 	nd.Attr("tooltip", tip)
+	return out
+}
+
+// unaryLine is one line of an individual's label: a unary predicate
+// drawn on it.
+type unaryLine struct {
+	name  string
+	value logic.Kleene
+	text  string // "p" for 1, else "p=1/2" or "p=0"
+	soft  bool   // a soft invariant
 }
 
 // unaryLines returns the shape of u's node (a hexagon for a thread, a box
 // for data, else a circle) and the lines of its label: the unary
 // predicates drawn on it that are 1, then those at 1/2, then those at 0.
-func unaryLines(s *tvl.Structure, info []*predInfo, u int) (shape string, lines []string) {
-	var holds, half, zero []string
+func unaryLines(s *tvl.Structure, info []*predInfo, u int) (shape string, lines []unaryLine) {
+	var holds, half, zero []unaryLine
 	shape = "circle"
 	for _, pi := range info {
 		if pi.pred.Arity != 1 || pi.pointer || pi.pred.Name == tvl.SummaryName {
@@ -228,13 +312,16 @@ func unaryLines(s *tvl.Structure, info []*predInfo, u int) (shape string, lines 
 		if !pi.shows(v) {
 			continue
 		}
+		l := unaryLine{name: pi.pred.Name, value: v, text: pi.pred.Name, soft: pi.soft}
 		switch v {
 		case logic.True:
-			holds = append(holds, pi.pred.Name)
+			holds = append(holds, l)
 		case logic.Unknown:
-			half = append(half, pi.pred.Name+"=1/2")
+			l.text += "=1/2"
+			half = append(half, l)
 		default:
-			zero = append(zero, pi.pred.Name+"=0")
+			l.text += "=0"
+			zero = append(zero, l)
 		}
 	}
 	return shape, append(append(holds, half...), zero...)

@@ -15,6 +15,7 @@ import (
 	"github.com/tvla-go/tvla/engine"
 	"github.com/tvla-go/tvla/internal/atomicfile"
 	"github.com/tvla-go/tvla/model"
+	"github.com/tvla-go/tvla/predicates"
 	"github.com/tvla-go/tvla/tvl"
 )
 
@@ -26,6 +27,9 @@ type Picture struct {
 	Caption Caption
 	DOT     []byte
 	SVG     []byte
+	// Folded is what the picture leaves out of its nodes: the soft
+	// invariants of its threads (DrawOptions.FoldThreadPredicates).
+	Folded []Folded
 }
 
 // LocationView is what one location shows.
@@ -90,7 +94,7 @@ func Build(prog *model.Program, res *engine.Result) *Views {
 		for i, s := range lr.Structures {
 			c := Caption{Location: lr.Label, Detail: fmt.Sprintf("structure %d of %d", i+1, len(lr.Structures))}
 			name := names.take(fmt.Sprintf("%s-%0*d", safeName(lr.Label), width, i+1))
-			lv.Structures = append(lv.Structures, picture(name, c, StructureGraph(s, voc, c)))
+			lv.Structures = append(lv.Structures, structurePicture(name, c, s, voc))
 		}
 	}
 	total := 0
@@ -108,7 +112,7 @@ func Build(prog *model.Program, res *engine.Result) *Views {
 				Anchor: anchors.take(base),
 			}
 			c := Caption{Location: lr.Label, Detail: raisedBy(m.Action), Message: m.Text}
-			mv.Picture = picture(names.take(base), c, StructureGraph(m.Structure, voc, c))
+			mv.Picture = structurePicture(names.take(base), c, m.Structure, voc)
 			steps := res.Trace(m)
 			sw := len(fmt.Sprint(len(steps) - 1))
 			for i, st := range steps {
@@ -124,7 +128,7 @@ func Build(prog *model.Program, res *engine.Result) *Views {
 						sc.Detail = "after " + st.Action
 					}
 					name := names.take(fmt.Sprintf("%s-step%0*d", base, sw, i))
-					sv.Picture = picture(name, sc, StructureGraph(st.Structure, voc, sc))
+					sv.Picture = structurePicture(name, sc, st.Structure, voc)
 				}
 				mv.Trace = append(mv.Trace, sv)
 			}
@@ -265,6 +269,16 @@ func picture(name string, c Caption, g *dot.Graph) *Picture {
 	name_(g, name)
 	g.Attr("id", svgIDPrefix+name)
 	return &Picture{Name: name, Caption: c, DOT: graphText(g)}
+}
+
+// structurePicture draws a structure for the views: a thread's soft
+// invariants folded out of its node (the report lists them beside the
+// picture, the node's tooltip in an SVG file).
+func structurePicture(name string, c Caption, s *tvl.Structure, voc *predicates.Vocabulary) *Picture {
+	g, folded := DrawStructure(s, voc, c, DrawOptions{FoldThreadPredicates: true})
+	p := picture(name, c, g)
+	p.Folded = folded
+	return p
 }
 
 // svgIDPrefix starts the ids in a picture's SVG; no anchor of the HTML

@@ -158,12 +158,158 @@ func TestReportInBrowser(t *testing.T) {
 		t.Errorf("keys select %q, want %q", keys, want)
 	}
 
+	// The header by the outcome: a complete run reached its fixpoint.
+	verdict := regexp.MustCompile(`<span class="verdict [a-z]+" id="verdict">([^<]*)</span>`).FindStringSubmatch(dom)
+	if verdict == nil || verdict[1] != "not verified: 4 messages raised, fixpoint reached" {
+		t.Errorf("verdict %q, want the fixpoint reached and 4 messages", verdict)
+	}
+	if strings.Contains(dom, "when the run stopped") || strings.Contains(dom, `id="reason"`) {
+		t.Error("a complete run is said to have stopped")
+	}
+
+	// The steps of each trace in one frame, as the browser lays them out.
+	checkTraceFrames(t, withProbes(t, chromium, dir, string(report), frameProbe), sum.Messages)
+
 	if shot := os.Getenv("TVLA_SCREENSHOT"); shot != "" {
 		shot, _ = filepath.Abs(shot)
 		headless(t, chromium, abs, "--screenshot="+shot, "--window-size=1280,900", "--hide-scrollbars")
 		t.Logf("screenshot in %s", shot)
 	}
 }
+
+// stackProgram is Treiber's stack; with --collapse-threads its threads
+// carry dozens of soft invariants.
+const stackProgram = "../../programs/stack/stack.tvp"
+
+// TestReportInBrowserStopped loads the reports of runs that stopped early
+// — the faulty stack at its first message, the correct one at a structure
+// limit — and checks what the page says and shows: the header by the
+// outcome, never "at the fixpoint"; each thread's soft invariants folded
+// out of its picture into a closed table under it, which opens without
+// enlarging the picture; the steps of a trace in one frame.
+func TestReportInBrowserStopped(t *testing.T) {
+	needGraphviz(t)
+	chromium := chromiumPath(t)
+	reVerdict := regexp.MustCompile(`<span class="verdict [a-z]+" id="verdict">([^<]*)</span>`)
+	for _, c := range []struct {
+		name    string
+		args    []string
+		code    int
+		verdict string
+		reason  string
+	}{
+		{"message", []string{"-D", "BUG_POP_EARLY_LP", "--max-messages", "1"}, exitMessages,
+			"stopped at a message: 2 messages raised", "<strong>Stopped at a message:</strong> the message limit (1) was reached."},
+		{"limit", []string{"--max-structures", "50"}, exitLimit,
+			"stopped early: the structure limit (50) was exceeded", "<strong>Stopped early:</strong> the structure limit (50) was exceeded."},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			page := filepath.Join(dir, "report.html")
+			args := append([]string{"run", stackProgram, "--collapse-threads", "-q", "--html", page}, c.args...)
+			if code, stdout, stderr := runCLI(args...); code != c.code {
+				t.Fatalf("exit %d, want %d\n%s%s", code, c.code, stdout, stderr)
+			}
+			report, err := os.ReadFile(page)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dom := headless(t, chromium, page, "--dump-dom")
+
+			if v := reVerdict.FindStringSubmatch(dom); v == nil || v[1] != c.verdict {
+				t.Errorf("verdict %q, want %q", v, c.verdict)
+			}
+			if !strings.Contains(dom, c.reason) {
+				t.Errorf("the page does not say why the run stopped (%s)", c.reason)
+			}
+			if !strings.Contains(dom, "stored there when the run stopped") {
+				t.Error("the CFG's note does not say the run stopped")
+			}
+			for _, bad := range []string{"at the fixpoint", "fixpoint reached"} {
+				if strings.Contains(dom, bad) {
+					t.Errorf("a run that stopped early is said to be %q", bad)
+				}
+			}
+
+			// Every thread's soft invariants folded: no if[ in a picture's
+			// text, a count in the thread's node, the table under it.
+			figs := regexp.MustCompile(`(?s)<figure class="structure[^"]*" id="(fig-[^"]+)".*?</figure>`).FindAllStringSubmatch(dom, -1)
+			if len(figs) == 0 {
+				t.Fatal("no structure pictures")
+			}
+			reText := regexp.MustCompile(`<text[^>]*>([^<]*)</text>`)
+			reCount := regexp.MustCompile(`<text[^>]*>\+(\d+) soft invariants</text>`)
+			folds, listing := 0, []string{}
+			for _, f := range figs {
+				fig := f[0]
+				end := strings.Index(fig, "</svg>")
+				if end < 0 {
+					t.Fatalf("%s: no picture", f[1])
+				}
+				for _, text := range reText.FindAllStringSubmatch(fig[:end], -1) {
+					if strings.Contains(text[1], "if[") {
+						listing = append(listing, f[1]+": "+text[1])
+						break
+					}
+				}
+				counts := reCount.FindAllStringSubmatch(fig[:end], -1)
+				fold := between(fig, `<details class="fold">`, `</details>`)
+				if len(counts) == 0 {
+					if fold != "" {
+						t.Errorf("%s: a fold and no thread counts one", f[1])
+					}
+					continue
+				}
+				folds++
+				rows := strings.Count(fold, `<th scope="row">`)
+				want := 0
+				for _, n := range counts {
+					k, _ := strconv.Atoi(n[1])
+					want = max(want, k)
+				}
+				if rows < want || !strings.Contains(fold, `<th scope="row">if[`) {
+					t.Errorf("%s: the fold lists %d soft invariants, the nodes count %v", f[1], rows, counts)
+				}
+			}
+			if len(listing) > 0 {
+				t.Errorf("%d of %d pictures list soft invariants, as %s", len(listing), len(figs), listing[0])
+			}
+			if folds < len(figs)/2 {
+				t.Errorf("%d of %d pictures fold soft invariants", folds, len(figs))
+			}
+
+			// The steps of each trace in one frame; the fold opens on a
+			// click, without enlarging the picture.
+			probed := withProbes(t, chromium, dir, string(report), frameProbe, foldProbe)
+			if c.name == "message" {
+				checkTraceFrames(t, probed, 2)
+			}
+			m := regexp.MustCompile(`data-fold="([^"]*)"`).FindStringSubmatch(probed)
+			if m == nil || !regexp.MustCompile(`^closed open rows=[1-9]\d* tall=[1-9]\d* zoomed=false$`).MatchString(m[1]) {
+				t.Errorf("clicking a fold: %q, want it closed, then open with rows, and the picture not enlarged", m)
+			}
+		})
+	}
+}
+
+// foldProbe clicks the first fold's summary and records, in <body
+// data-fold>, whether the fold was closed, is open, its rows, and whether
+// the click enlarged its picture.
+const foldProbe = `<script>
+(function () {
+  var d = document.querySelector("details.fold"), log = [];
+  if (!d) { document.body.setAttribute("data-fold", "none"); return; }
+  var f = d.closest("figure");
+  log.push(d.open ? "open" : "closed");
+  d.querySelector("summary").click();
+  log.push(d.open ? "open" : "closed");
+  log.push("rows=" + d.querySelectorAll("tr th[scope=row]").length);
+  log.push("tall=" + Math.round(d.querySelector("table").getBoundingClientRect().height));
+  log.push("zoomed=" + f.classList.contains("zoomed"));
+  document.body.setAttribute("data-fold", log.join(" "));
+})();
+</script>
+`
 
 // between returns the part of s from the first start to the following
 // end (inclusive), or "".
@@ -193,3 +339,66 @@ const keyProbe = `<script>
 })();
 </script>
 `
+
+// frameProbe measures, in <body data-frames>, every trace step's figure
+// and picture as laid out: per trace (separated by "|"), per step
+// "figure width:picture width x height@picture's offset in its figure".
+const frameProbe = `<script>
+(function () {
+  function r(x) { return Math.round(x * 10) / 10; }
+  var out = [];
+  document.querySelectorAll("ol.trace").forEach(function (ol) {
+    var steps = [];
+    ol.querySelectorAll(":scope > li.step > figure").forEach(function (f) {
+      var fr = f.getBoundingClientRect(), s = f.querySelector("svg").getBoundingClientRect();
+      steps.push(r(fr.width) + ":" + r(s.width) + "x" + r(s.height) + "@" + r(s.left - fr.left) + "," + r(s.top - fr.top));
+    });
+    out.push(steps.join(" "));
+  });
+  document.body.setAttribute("data-frames", out.join("|"));
+})();
+</script>
+`
+
+// withProbes loads a copy of a report with probe scripts at the end of its
+// body, in a window of a fixed size, and returns the DOM they leave.
+func withProbes(t *testing.T, chromium, dir, report string, probes ...string) string {
+	t.Helper()
+	page := filepath.Join(dir, "probed.html")
+	if err := os.WriteFile(page, []byte(strings.Replace(report, "</body>", strings.Join(probes, "")+"</body>", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return headless(t, chromium, page, "--dump-dom", "--window-size=1400,1000")
+}
+
+// checkTraceFrames checks, in the DOM frameProbe left, that the steps of
+// each trace have one size and their pictures one place, with nothing of
+// zero size.
+func checkTraceFrames(t *testing.T, dom string, traces int) {
+	t.Helper()
+	m := regexp.MustCompile(`data-frames="([^"]*)"`).FindStringSubmatch(dom)
+	if m == nil {
+		t.Fatal("the frame probe did not run")
+	}
+	t.Logf("trace steps (figure width:picture size@offset): %s", m[1])
+	got := strings.Split(m[1], "|")
+	if len(got) != traces {
+		t.Fatalf("%d traces measured, want %d: %q", len(got), traces, m[1])
+	}
+	for i, tr := range got {
+		steps := strings.Fields(tr)
+		if len(steps) < 2 {
+			t.Errorf("trace %d: %d steps measured: %q", i+1, len(steps), tr)
+			continue
+		}
+		for _, st := range steps {
+			if st != steps[0] {
+				t.Errorf("trace %d: the steps differ in size or place: %q", i+1, tr)
+				break
+			}
+		}
+		if strings.HasPrefix(steps[0], "0:") || strings.Contains(steps[0], ":0x") || strings.Contains(steps[0], "x0@") {
+			t.Errorf("trace %d: a step of zero size: %q", i+1, tr)
+		}
+	}
+}
