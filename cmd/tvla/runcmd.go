@@ -58,8 +58,10 @@ contradicts.
 --timeout, --max-memory and Ctrl-C (or SIGTERM) stop the run cleanly, from
 the first byte read (loading a program counts): the table says what was
 explored, the outputs asked for are written (each file atomically), and the
-exit status is 3. A second Ctrl-C quits at once. Output paths are checked
-before anything is read: one that could not be written is bad input (exit 2).
+exit status is 3. A second Ctrl-C quits at once. Without --max-memory, a run
+stops once its live heap passes ` + fmt.Sprint(driver.DefaultMemoryPercent) + `% of the physical memory (--max-memory 0:
+no limit). Output paths are checked before anything is read: one that could
+not be written is bad input (exit 2).
 
 Exit status: 0 verified (no message), 1 messages raised, 2 bad input,
 3 stopped by a limit or an interrupt.
