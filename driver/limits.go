@@ -135,3 +135,26 @@ func watchMemory(ctx context.Context, cancel context.CancelCauseFunc, limit uint
 func stopped(err error) bool {
 	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
 }
+
+// DefaultMemoryPercent is the share of the machine's physical memory a
+// run may hold as live heap when it is given no memory limit
+// (DefaultMaxMemory): enough for any run the machine can finish, and
+// short of the point where the machine starts to swap or the kernel
+// kills processes (a relational stack run grows past 5.7 GB otherwise).
+const DefaultMemoryPercent = 75
+
+// DefaultMaxMemory is the memory limit of a run given none: 75% of the
+// physical memory (MemTotal in /proc/meminfo), rounded down to a quarter
+// of a GiB so that help texts show a short figure; 0 (no limit) where
+// the physical memory cannot be read.
+func DefaultMaxMemory() ByteSize {
+	return defaultMaxMemory(physicalMemory())
+}
+
+func defaultMaxMemory(total uint64) ByteSize {
+	limit := total * DefaultMemoryPercent / 100 // no overflow below 2^57 bytes
+	if limit >= 1<<30 {
+		limit &^= 1<<28 - 1
+	}
+	return ByteSize(limit)
+}

@@ -37,3 +37,16 @@ func TestWithLimitsGivesTheCause(t *testing.T) {
 		t.Errorf("after stop: %v, %q", ctx.Err(), got)
 	}
 }
+
+// The default memory limit is 75% of the physical memory, rounded down
+// to a quarter GiB; none where the physical memory is unknown.
+func TestDefaultMaxMemory(t *testing.T) {
+	for total, want := range map[uint64]ByteSize{0: 0, 16 << 30: 12 << 30, 24684096 << 10: 17<<30 + 1<<29, 1 << 30: 805306368} {
+		if got := defaultMaxMemory(total); got != want {
+			t.Errorf("%d bytes of memory: limit %d (%s), want %d", total, got, FormatBytes(uint64(got)), want)
+		}
+	}
+	if total := physicalMemory(); total > 0 && (DefaultMaxMemory() == 0 || uint64(DefaultMaxMemory()) > total) {
+		t.Errorf("default %d of %d", DefaultMaxMemory(), total)
+	}
+}

@@ -3,8 +3,10 @@ package driver
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -37,9 +39,29 @@ type RenderProgress interface {
 	Done()
 }
 
-// Check reports, before a run, what the pictures asked for cannot be made
-// with: --svg and --html need Graphviz's dot on PATH.
+// Check reports, before anything is loaded, an output that could not be
+// written after the run: a path that is a folder (for --svg, a file), a
+// folder that does not exist (--dot, --html and --svg make theirs) or
+// cannot be written to; and the pictures' need of Graphviz's dot on PATH.
+// Errors name the flag and the path as given.
 func (out *Outputs) Check() error {
+	for _, o := range []struct {
+		flag, path string
+		makesDir   bool
+	}{
+		{"--soft-invariants-out", out.SoftTVP, false},
+		{"--tvs", out.TVS, false},
+		{"--dot", out.DOT, true},
+		{"--html", out.HTML, true},
+		{"--json", out.JSON, false},
+	} {
+		if err := CheckOutputFile(o.flag, o.path, o.makesDir); err != nil {
+			return err
+		}
+	}
+	if err := CheckOutputDir("--svg", out.SVG); err != nil {
+		return err
+	}
 	if !out.Pictures() {
 		return nil
 	}
@@ -236,4 +258,73 @@ func (out *Outputs) reportInfo(o *Outcome) viz.Info {
 		Generator: "tvla " + out.Version,
 		Options:   opts,
 	}
+}
+
+// CheckOutputFile reports, before a run, why the file output flag asks
+// for at path could not be written after it: the path is a folder, or
+// its folder does not exist (unless makesDir: the writer makes it) or
+// cannot be written to. "" (not asked for) and "-" (standard output) are
+// fine.
+func CheckOutputFile(flag, path string, makesDir bool) error {
+	if path == "" || path == "-" {
+		return nil
+	}
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return fmt.Errorf("%s %s: is a folder: give a file name", flag, path)
+	}
+	dir := filepath.Dir(path)
+	if !makesDir {
+		fi, err := os.Stat(dir)
+		switch {
+		case err != nil:
+			return fmt.Errorf("%s %s: the folder %s does not exist", flag, path, dir)
+		case !fi.IsDir():
+			return fmt.Errorf("%s %s: %s is not a folder", flag, path, dir)
+		}
+	}
+	return checkWritableDir(flag, path, dir)
+}
+
+// CheckOutputDir is CheckOutputFile for a folder output (--svg), which
+// the writer makes when it does not exist.
+func CheckOutputDir(flag, path string) error {
+	if path == "" {
+		return nil
+	}
+	if fi, err := os.Stat(path); err == nil && !fi.IsDir() {
+		return fmt.Errorf("%s %s: is a file, not a folder", flag, path)
+	}
+	return checkWritableDir(flag, path, path)
+}
+
+// checkWritableDir checks that dir, or the nearest folder above it that
+// exists (the writer makes the rest), is a folder a file can be created
+// in: it creates and removes an empty file there, which also catches a
+// read-only file system and a user the permissions do not stop (root).
+func checkWritableDir(flag, path, dir string) error {
+	for {
+		fi, err := os.Stat(dir)
+		if err == nil {
+			if !fi.IsDir() {
+				return fmt.Errorf("%s %s: %s is a file, not a folder", flag, path, dir)
+			}
+			break
+		}
+		if errors.Is(err, fs.ErrPermission) {
+			return fmt.Errorf("%s %s: %v", flag, path, err)
+		}
+		// Missing, or under a file (not a directory): look above.
+		up := filepath.Dir(dir)
+		if up == dir {
+			return fmt.Errorf("%s %s: %v", flag, path, err)
+		}
+		dir = up
+	}
+	f, err := os.CreateTemp(dir, ".tvla-check-*")
+	if err != nil {
+		return fmt.Errorf("%s %s: cannot write in the folder %s: %v", flag, path, dir, errCause(err))
+	}
+	f.Close()
+	os.Remove(f.Name())
+	return nil
 }

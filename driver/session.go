@@ -2,6 +2,7 @@ package driver
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -55,7 +56,77 @@ type Session struct {
 // warnings. The Config should be validated, with its properties applied
 // (Config.ApplyProperties).
 func Open(cfg Config, hooks Hooks) (*Session, error) {
-	l, err := Load(&cfg)
+	return OpenContext(context.Background(), cfg, hooks)
+}
+
+// Compile builds the engine for the loaded program: constraints, actions,
+// derived updates.
+func (s *Session) Compile() error {
+	return s.CompileContext(context.Background())
+}
+
+// A StoppedError says that a context (a limit, an interrupt) ended
+// before the program was loaded or its engine built: nothing was
+// explored. StoppedOutcome turns it into the Outcome of an empty run.
+type StoppedError struct {
+	// Phase is what was stopped: "loading the program and its inputs" or
+	// "building the engine".
+	Phase string
+	// Reason is the context's stop reason (a limit, or "interrupted").
+	Reason string
+}
+
+func (e *StoppedError) Error() string { return e.Reason + " while " + e.Phase }
+
+// Phases that OpenContext and CompileContext may stop.
+const (
+	PhaseLoading  = "loading the program and its inputs"
+	PhaseBuilding = "building the engine"
+)
+
+// untilDone runs f, a step that does not watch ctx (the loader, the
+// engine's construction), and returns its result, or a *StoppedError as
+// soon as ctx ends first. The step then goes on, abandoned, on its
+// goroutine: its result is dropped. That suits a front end, which writes
+// its outputs and exits; a long-lived caller should know that the
+// abandoned step still holds its memory until it ends. (Checking ctx
+// between the loader's phases instead would leave a long phase, a large
+// file's parse, unstoppable.)
+func untilDone[T any](ctx context.Context, phase string, f func() (T, error)) (T, error) {
+	var zero T
+	if ctx.Done() == nil { // never ends
+		return f()
+	}
+	if ctx.Err() != nil {
+		return zero, &StoppedError{Phase: phase, Reason: stopReason(ctx)}
+	}
+	type result struct {
+		v   T
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		v, err := f()
+		done <- result{v, err}
+	}()
+	select {
+	case r := <-done:
+		return r.v, r.err
+	case <-ctx.Done():
+		select {
+		case r := <-done: // finished too: keep what it made
+			return r.v, r.err
+		default:
+		}
+		return zero, &StoppedError{Phase: phase, Reason: stopReason(ctx)}
+	}
+}
+
+// OpenContext is Open under ctx: when ctx ends (a time or memory limit, an
+// interrupt) before the program and its inputs are loaded, it returns a
+// *StoppedError at once (see untilDone).
+func OpenContext(ctx context.Context, cfg Config, hooks Hooks) (*Session, error) {
+	l, err := untilDone(ctx, PhaseLoading, func() (*Loaded, error) { return Load(&cfg) })
 	if err != nil {
 		return nil, err
 	}
@@ -67,15 +138,30 @@ func Open(cfg Config, hooks Hooks) (*Session, error) {
 	return &Session{Config: cfg, Loaded: l, hooks: hooks}, nil
 }
 
-// Compile builds the engine for the loaded program: constraints, actions,
-// derived updates.
-func (s *Session) Compile() error {
-	e, err := newEngine(s.Loaded.Program, s.Config.engineOptions(s.hooks.Progress))
+// CompileContext is Compile under ctx: when ctx ends before the engine
+// is built, it returns a *StoppedError at once (see untilDone).
+func (s *Session) CompileContext(ctx context.Context) error {
+	e, err := untilDone(ctx, PhaseBuilding, func() (*compiled, error) {
+		return newEngine(s.Loaded.Program, s.Config.engineOptions(s.hooks.Progress))
+	})
 	if err != nil {
 		return err
 	}
 	s.engine = e
 	return nil
+}
+
+// StoppedOutcome is the Outcome of a run that a *StoppedError cut short
+// before it began: nothing explored, no location, incomplete, the stop
+// reason saying what was stopped. Its outputs can be written as those of
+// any run.
+func StoppedOutcome(cfg *Config, stop *StoppedError) *Outcome {
+	return &Outcome{
+		Config:  cfg,
+		Program: &model.Program{File: cfg.Program},
+		Inputs:  cfg.Inputs,
+		Result:  &Result{Incomplete: true, StopReason: stop.Error()},
+	}
 }
 
 // DerivedUpdates are the update formulas finite differencing gives an
@@ -221,6 +307,7 @@ func (c ConcreteConfig) threads() int {
 
 // Analyse is a whole run of a Config, for front ends with nothing to do
 // between the steps: validate, apply the properties, load, compile, run.
+// When ctx ends before the run begins, the Outcome is StoppedOutcome's.
 func Analyse(ctx context.Context, cfg Config, hooks Hooks) (*Outcome, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -228,12 +315,23 @@ func Analyse(ctx context.Context, cfg Config, hooks Hooks) (*Outcome, error) {
 	if err := cfg.ApplyProperties(hooks.Warnings); err != nil {
 		return nil, err
 	}
-	s, err := Open(cfg, hooks)
+	s, err := OpenContext(ctx, cfg, hooks)
+	if err == nil {
+		err = s.CompileContext(ctx)
+	}
+	var stop *StoppedError
+	if errors.As(err, &stop) {
+		return StoppedOutcome(&cfg, stop), nil
+	}
 	if err != nil {
 		return nil, err
 	}
-	if err := s.Compile(); err != nil {
-		return nil, err
-	}
 	return s.Run(ctx)
+}
+
+// StoppedEmbedOutcome is StoppedOutcome for an embedding check: neither
+// run began, nothing was checked.
+func StoppedEmbedOutcome(cfg *Config, o EmbedOptions, stop *StoppedError) *EmbedOutcome {
+	empty := func() *Result { return &Result{Incomplete: true, StopReason: stop.Error()} }
+	return &EmbedOutcome{Config: cfg, Options: o, Inputs: cfg.Inputs, Abstract: empty(), Concrete: empty(), StopReason: stop.Error()}
 }

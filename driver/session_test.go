@@ -168,3 +168,39 @@ func TestLoadErrors(t *testing.T) {
 		t.Errorf("missing program: %v", err)
 	}
 }
+
+// A context that ends before the program is loaded stops the analysis
+// there: Analyse returns the Outcome of an empty run, incomplete, whose
+// reason says what was stopped, and whose outputs can be written.
+func TestAnalyseStoppedBeforeLoading(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	cfg := Defaults(program("sll", "reverse.tvp"))
+	if _, err := OpenContext(ctx, cfg, Hooks{}); err == nil || err.Error() != "interrupted while "+PhaseLoading {
+		t.Errorf("OpenContext: %v", err)
+	}
+	o, err := Analyse(ctx, cfg, Hooks{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res := o.Result; !res.Incomplete || res.StopReason != "interrupted while loading the program and its inputs" || Verified(res) {
+		t.Errorf("incomplete %v, reason %q", res.Incomplete, res.StopReason)
+	}
+	dir := t.TempDir()
+	out := &Outputs{TVS: filepath.Join(dir, "out.tvs"), DOT: filepath.Join(dir, "out.dot"), JSON: filepath.Join(dir, "s.json")}
+	if err := out.Write(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(out.JSON)
+	if err != nil || !bytes.Contains(data, []byte(`"nothing_explored": true`)) || !bytes.Contains(data, []byte(`"locations": []`)) {
+		t.Errorf("summary %s (%v)", data, err)
+	}
+	// Loaded, then stopped before the engine is built.
+	s, err := Open(cfg, Hooks{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.CompileContext(ctx); err == nil || err.Error() != "interrupted while "+PhaseBuilding {
+		t.Errorf("CompileContext: %v", err)
+	}
+}

@@ -2,6 +2,7 @@ package driver
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"path/filepath"
 	"strings"
@@ -29,8 +30,12 @@ type Summary struct {
 	TimeSeconds           float64  `json:"time_seconds"`
 	PeakHeapBytes         uint64   `json:"peak_heap_bytes"`
 	Verified              bool     `json:"verified"`
-	Incomplete            bool     `json:"incomplete"`
-	StopReason            string   `json:"stop_reason,omitempty"`
+	// NothingExplored is set when the run explored nothing (no location,
+	// no input structure, every input discarded by Coerce, or a stop
+	// before the run began): a verified run then proves nothing.
+	NothingExplored bool   `json:"nothing_explored,omitempty"`
+	Incomplete      bool   `json:"incomplete"`
+	StopReason      string `json:"stop_reason,omitempty"`
 	// SoftInvariants is there when soft invariants were generated.
 	SoftInvariants *SoftSummary `json:"soft_invariants,omitempty"`
 }
@@ -88,6 +93,10 @@ func (o *Outcome) Summary(version string) Summary {
 		}
 	}
 	s.Verified = !res.Incomplete && res.Stats.Messages == 0
+	s.NothingExplored = NothingExplored(res) != ""
+	if s.Locations == nil {
+		s.Locations = []SummaryLocation{} // a program without locations
+	}
 	if o.Soft != nil {
 		s.SoftInvariants = newSoftSummary(c.Soft.Mode, o.Soft)
 	}
@@ -126,4 +135,22 @@ func WriteFileAtomic(path string, data []byte) error { return atomicfile.Write(p
 func OneLine(s string) string {
 	s = strings.ReplaceAll(s, `\n`, " ")
 	return strings.ReplaceAll(s, "\n", " ")
+}
+
+// NothingExplored says why a run explored nothing (it stored no
+// structure at any location, applied no action, raised no message), ""
+// when it explored something: a verdict must then not read as a proof.
+func NothingExplored(res *Result) string {
+	st := res.Stats
+	switch {
+	case st.Stored > 0 || st.Examined > 0 || st.Messages > 0:
+		return ""
+	case len(res.Locations) == 0:
+		return "the program has no location, so no state was explored"
+	case st.Inputs == 0:
+		return "the inputs hold no structure, so no state was explored"
+	case st.InputsDiscarded == st.Inputs:
+		return fmt.Sprintf("Coerce discarded every input structure (%d), which breaks a constraint, so no state was explored", st.Inputs)
+	}
+	return "no structure was stored at any location, so no state was explored"
 }

@@ -139,7 +139,8 @@ type Runner struct {
 	// Jobs is how many runs go at once (at least 1).
 	Jobs int
 	// MaxMemory is the memory budget of all the runs going at once: each
-	// gets MaxMemory/Jobs as its --max-memory (0: no limit).
+	// gets MaxMemory/Jobs as its --max-memory (0: no limit, given as
+	// --max-memory 0 so that no run takes tvla run's default).
 	MaxMemory uint64
 	// Timeout bounds each run that sets no timeout of its own (0: none).
 	Timeout time.Duration
@@ -292,9 +293,9 @@ func (rn *Runner) runOne(ctx context.Context, s *Spec, o *Outcome, jobs int) {
 		workers = max(1, runtime.NumCPU()/jobs)
 	}
 	args = append(args, "--json", "-", "-q", "--workers", strconv.Itoa(workers))
-	if rn.MaxMemory > 0 {
-		args = append(args, "--max-memory", strconv.FormatUint(rn.MaxMemory/uint64(jobs), 10))
-	}
+	// Always given: a run given none would take tvla run's default limit,
+	// and Jobs runs at once would together go past it.
+	args = append(args, "--max-memory", strconv.FormatUint(rn.MaxMemory/uint64(jobs), 10))
 	cmd := exec.Command(rn.Exe, args...)
 	cmd.Env = rn.Env
 	var stdout, stderr bytes.Buffer

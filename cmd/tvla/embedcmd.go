@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -102,21 +103,32 @@ func runEmbed(cmd *cobra.Command, o *embedOptions, args []string) error {
 	if o.maxStructures < 0 || o.explain < 0 {
 		return usageError("--max-structures and --explain must not be negative")
 	}
+	if err := driver.CheckOutputFile("--json", o.jsonOut, false); err != nil {
+		return inputError(err)
+	}
+	// The limits and the signals hold from the first byte read (as for
+	// tvla run): a load they cut short ends with exit 3, nothing checked.
+	ctx, stop := startLimits(cfg.Timeout, cfg.MaxMemory)
+	defer stop()
 	if err := cfg.ApplyProperties(stderr); err != nil {
 		return inputError(err)
 	}
 	if driver.IsConcrete(cfg.Join) {
 		return usageError("--join conc is the concrete side already: give the abstract run's join, part, rel or ind")
 	}
-	s, err := driver.Open(*cfg, driver.Hooks{Warnings: stderr, Log: logWriter(stderr, o.quiet)})
-	if err != nil {
+	opts := driver.EmbedOptions{MaxStructures: o.maxStructures, Explain: o.explain}
+	var e *driver.EmbedOutcome
+	var stopped *driver.StoppedError
+	s, err := driver.OpenContext(ctx, *cfg, driver.Hooks{Warnings: stderr, Log: logWriter(stderr, o.quiet)})
+	switch {
+	case errors.As(err, &stopped):
+		e = driver.StoppedEmbedOutcome(cfg, opts, stopped)
+	case err != nil:
 		return inputError(err)
-	}
-	ctx, stop := startLimits(cfg.Timeout, cfg.MaxMemory)
-	defer stop()
-	e, err := s.Embed(ctx, driver.EmbedOptions{MaxStructures: o.maxStructures, Explain: o.explain})
-	if err != nil {
-		return inputError(err)
+	default:
+		if e, err = s.Embed(ctx, opts); err != nil {
+			return inputError(err)
+		}
 	}
 	stop()
 	out := stdout

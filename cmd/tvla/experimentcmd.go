@@ -86,7 +86,9 @@ Unknown keys and values of the wrong kind are errors (SPEC:line:col).
 Each run is a "tvla run" of this executable with the run's options (the
 command is in the report), so its figures are exactly what tvla run reports.
 --jobs runs go at once; --max-memory is shared among them (each gets
-SIZE/jobs as its tvla run --max-memory); --timeout bounds every run that sets
+SIZE/jobs as its tvla run --max-memory; by default the budget is tvla run's
+default limit, so that the runs together stay within it, and
+--max-memory 0 gives every run no limit); --timeout bounds every run that sets
 no timeout. A run stopped by a limit shows its figures as >N (lower bounds)
 and its verdict names the limit.
 
@@ -120,7 +122,9 @@ A SPEC:
 	f := cmd.Flags()
 	f.StringVar(&o.out, "out", "", "write the results into `DIR` (default: SPEC-results beside the SPEC)")
 	f.IntVar(&o.jobs, "jobs", 1, "run `N` configurations at once")
-	f.Var(&o.maxMemory, "max-memory", "the memory budget of the runs going at once, shared equally: each run gets `SIZE`/jobs as its --max-memory (e.g. 8GiB)")
+	o.maxMemory = driver.DefaultMaxMemory()
+	f.Var(&o.maxMemory, "max-memory", "the memory budget of the runs going at once, shared equally: each run gets `SIZE`/jobs as its --max-memory (e.g. 8GiB). "+
+		strings.Replace(defaultMemoryHelp, "default", "default budget", 1)+", as for tvla run; 0 means no limit")
 	f.DurationVar(&o.timeout, "timeout", 0, "stop each run that sets no timeout of its own after this `DURATION` (e.g. 10m; 0: no limit)")
 	f.IntVar(&o.workers, "workers", 0, "each run's --workers (0: the CPUs shared among the jobs); figures do not depend on it")
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "no progress lines")
@@ -174,8 +178,14 @@ func runExperiment(cmd *cobra.Command, o *experimentOptions, specPath string) er
 
 	fmt.Fprintf(log, "experiment: %d runs of %s, %d at a time; results in %s\n", len(spec.Runs), spec.Program, o.jobs, out)
 	outcomes, runErr := runner.Run(ctx, spec)
+	// The report records the budget given (0: none given, the default's
+	// figure depends on the machine, or no limit).
+	budget := uint64(o.maxMemory)
+	if !cmd.Flags().Changed("max-memory") {
+		budget = 0
+	}
 	report := &experiment.Report{Spec: spec, Outcomes: outcomes, Tool: "tvla", Version: versionString(),
-		Jobs: o.jobs, MaxMemory: uint64(o.maxMemory), Timeout: o.timeout, Interrupted: runErr != nil}
+		Jobs: o.jobs, MaxMemory: budget, Timeout: o.timeout, Interrupted: runErr != nil}
 	files := []struct {
 		name string
 		data []byte

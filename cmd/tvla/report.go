@@ -49,9 +49,9 @@ func printTable(w io.Writer, res *driver.Result, constraints int) {
 	case res.Incomplete:
 		fmt.Fprintf(w, "\nstopped early: %s\n", res.StopReason)
 		fmt.Fprintln(w, explored(res))
-	case st.Messages == 0 && st.Inputs > 0 && st.InputsDiscarded == st.Inputs:
+	case driver.NothingExplored(res) != "":
 		// Nothing was analysed: say so rather than claim a proof.
-		fmt.Fprintf(w, "\nverified, vacuously: Coerce discarded every input structure (%d), which breaks a constraint, so no state was explored\n", st.Inputs)
+		fmt.Fprintf(w, "\nverified, vacuously: %s\n", driver.NothingExplored(res))
 	case st.Messages == 0:
 		fmt.Fprintln(w, "\nverified: fixpoint reached, no message raised")
 	default:

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,6 +20,13 @@ import (
 // it a real Ctrl-C): with TVLA_TEST_MAIN=1 the test binary is tvla.
 func TestMain(m *testing.M) {
 	if os.Getenv("TVLA_TEST_MAIN") == "1" {
+		if log := os.Getenv("TVLA_TEST_ARGS_LOG"); log != "" {
+			// A test that wants to see how it was run (tvla experiment's
+			// children): one line per run.
+			f, _ := os.OpenFile(log, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+			fmt.Fprintln(f, strings.Join(os.Args[1:], " "))
+			f.Close()
+		}
 		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 	}
 	os.Exit(m.Run())

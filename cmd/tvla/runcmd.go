@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -54,9 +55,13 @@ and consistency rules are checked, not enforced: messages starting with
 "concrete check:" report update formulas or rules that a reached state
 contradicts.
 
---timeout, --max-memory and Ctrl-C (or SIGTERM) stop the run cleanly: the
-table says what was explored, the outputs asked for are written (each file
-atomically), and the exit status is 3. A second Ctrl-C quits at once.
+--timeout, --max-memory and Ctrl-C (or SIGTERM) stop the run cleanly, from
+the first byte read (loading a program counts): the table says what was
+explored, the outputs asked for are written (each file atomically), and the
+exit status is 3. A second Ctrl-C quits at once. Without --max-memory, a run
+stops once its live heap passes ` + fmt.Sprint(driver.DefaultMemoryPercent) + `% of the physical memory (--max-memory 0:
+no limit). Output paths are checked before anything is read: one that could
+not be written is bad input (exit 2).
 
 Exit status: 0 verified (no message), 1 messages raised, 2 bad input,
 3 stopped by a limit or an interrupt.
@@ -146,32 +151,41 @@ func runAnalysis(cmd *cobra.Command, o *runOptions, args []string) error {
 	if err := cfg.Validate(); err != nil {
 		return inputError(err)
 	}
-	if err := cfg.ApplyProperties(stderr); err != nil {
-		return inputError(err)
-	}
-	progress := newProgress(stderr, o.quiet)
-	s, err := driver.Open(*cfg, driver.Hooks{Warnings: stderr, Log: logWriter(stderr, o.quiet), Progress: progress})
-	if err != nil {
-		return inputError(err)
-	}
+	// Every output is checked before anything is read: a path that could
+	// not be written is bad input now, not after the analysis.
 	out := &driver.Outputs{TVS: o.tvsOut, DOT: o.dotOut, SVG: o.svgDir, HTML: o.htmlOut, JSON: o.jsonOut,
 		SoftTVP: cfg.Soft.Out, Stdout: stdout, Version: versionString(), Render: newRenderBar(stderr, o.quiet)}
 	if err := out.Check(); err != nil {
 		return inputError(err)
 	}
-	if err := s.Compile(); err != nil {
-		return inputError(err)
-	}
-	if o.explainUpdates != "" {
-		return explainUpdates(stdout, s, o.explainUpdates)
-	}
+	// The limits and the signals hold from the first byte read: a load or
+	// an engine build they cut short ends as a run stopped early would,
+	// with nothing explored (exit 3, outputs written).
 	ctx, stop := startLimits(cfg.Timeout, cfg.MaxMemory)
 	defer stop()
-	outcome, err := s.Run(ctx)
-	stop()
-	if err != nil {
+	if err := cfg.ApplyProperties(stderr); err != nil {
 		return inputError(err)
 	}
+	progress := newProgress(stderr, o.quiet)
+	s, err := driver.OpenContext(ctx, *cfg, driver.Hooks{Warnings: stderr, Log: logWriter(stderr, o.quiet), Progress: progress})
+	if err == nil {
+		err = s.CompileContext(ctx)
+	}
+	var outcome *driver.Outcome
+	var stopped *driver.StoppedError
+	switch {
+	case errors.As(err, &stopped):
+		outcome = driver.StoppedOutcome(cfg, stopped)
+	case err != nil:
+		return inputError(err)
+	case o.explainUpdates != "":
+		return explainUpdates(stdout, s, o.explainUpdates)
+	default:
+		if outcome, err = s.Run(ctx); err != nil {
+			return inputError(err)
+		}
+	}
+	stop()
 	if err := o.report(outcome, out, stdout, stderr); err != nil {
 		return inputError(err)
 	}

@@ -4,6 +4,7 @@
 package atomicfile
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 )
@@ -36,5 +37,23 @@ func Write(path string, data []byte, sync bool) error {
 		os.Remove(tmp)
 		return err
 	}
-	return os.Rename(tmp, path)
+	if err := os.Rename(tmp, path); err != nil {
+		// The path is a folder, or the folder changed under us: the
+		// temporary file must not stay behind.
+		os.Remove(tmp)
+		return &os.PathError{Op: "write", Path: path, Err: renameCause(path, err)}
+	}
+	return nil
+}
+
+// renameCause is the reason a rename failed, without the temporary
+// file's name (the caller names the path it was asked to write).
+func renameCause(path string, err error) error {
+	if fi, serr := os.Stat(path); serr == nil && fi.IsDir() {
+		return errors.New("is a directory")
+	}
+	if le, ok := err.(*os.LinkError); ok {
+		return le.Err
+	}
+	return err
 }

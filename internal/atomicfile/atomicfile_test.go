@@ -3,6 +3,7 @@ package atomicfile
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -22,6 +23,27 @@ func TestWrite(t *testing.T) {
 	}
 	if err := Write(filepath.Join(dir, "missing", "x.txt"), []byte("x"), true); err == nil {
 		t.Error("writing into a missing folder succeeded")
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Errorf("files left: %v", entries)
+	}
+}
+
+// A path that is a folder cannot be replaced: the error names the path,
+// not the temporary file, and no temporary file is left beside it.
+func TestWriteOverAFolderLeavesNothing(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "out")
+	if err := os.Mkdir(path, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	err := Write(path, []byte("x"), true)
+	if err == nil {
+		t.Fatal("writing over a folder succeeded")
+	}
+	if msg := err.Error(); !strings.Contains(msg, path) || strings.Contains(msg, ".tmp") || strings.Contains(msg, "rename") {
+		t.Errorf("error %q: want the path, not the temporary file or the rename", msg)
 	}
 	entries, _ := os.ReadDir(dir)
 	if len(entries) != 1 {
