@@ -1,7 +1,6 @@
 package cpp
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"io/fs"
@@ -43,22 +42,35 @@ func SizeString(n int64) string {
 // /dev/zero or a pipe cannot make it read forever; a file with more is an
 // *fs.PathError wrapping a *TooLargeError.
 func ReadFile(path string, limit int64) ([]byte, error) {
+	limit = max(limit, 0)
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
 	// A regular file's size sizes the buffer (one allocation, as
-	// os.ReadFile); any other grows it as it reads.
+	// os.ReadFile); for any other it doubles as it fills, but never past
+	// limit+1 bytes, so that refusing /dev/zero costs about the limit.
 	size := int64(512)
 	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() <= limit {
 		size += fi.Size()
 	}
-	buf := bytes.NewBuffer(make([]byte, 0, size))
-	if _, err := buf.ReadFrom(io.LimitReader(f, limit+1)); err != nil {
-		return nil, err
+	data := make([]byte, 0, min(size, limit+1))
+	for int64(len(data)) <= limit {
+		if len(data) == cap(data) {
+			grown := make([]byte, len(data), min(2*int64(cap(data)), limit+1))
+			copy(grown, data)
+			data = grown
+		}
+		n, err := f.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
 	}
-	data := buf.Bytes()
 	if int64(len(data)) > limit {
 		return nil, &fs.PathError{Op: "read", Path: path, Err: &TooLargeError{Limit: limit}}
 	}

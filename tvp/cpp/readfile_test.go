@@ -50,7 +50,7 @@ func TestPreprocessEndlessFiles(t *testing.T) {
 func TestReadFileLimit(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "f")
-	for _, size := range []int{0, 1000, 1001} {
+	for _, size := range []int{0, 1000, 1001, 5000} {
 		if err := os.WriteFile(path, make([]byte, size), 0o666); err != nil {
 			t.Fatal(err)
 		}
@@ -100,5 +100,42 @@ func TestPreprocessByteOrderMark(t *testing.T) {
 	}
 	if _, err := cpp.PreprocessText("t.tvp", bom+"x\n", cpp.Config{}); err != nil {
 		t.Errorf("PreprocessText: %v", err)
+	}
+}
+
+// ReadFile of a pipe stops at the limit: the writer is left blocked, not
+// drained.
+func TestReadFilePipeStopsAtLimit(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo")
+	if err := mkfifo(fifo); err != nil {
+		t.Skipf("no named pipes here: %v", err)
+	}
+	done := make(chan int64)
+	go func() {
+		w, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+		if err != nil {
+			done <- -1
+			return
+		}
+		defer w.Close()
+		var n int64
+		chunk := make([]byte, 4096)
+		for n < 1<<30 {
+			k, err := w.Write(chunk)
+			n += int64(k)
+			if err != nil {
+				break
+			}
+		}
+		done <- n
+	}()
+	_, err := cpp.ReadFile(fifo, 100_000)
+	var tl *cpp.TooLargeError
+	if !errors.As(err, &tl) {
+		t.Errorf("got %v, want a TooLargeError", err)
+	}
+	if n := <-done; n < 0 || n >= 1<<30 {
+		t.Errorf("the writer wrote %d bytes", n)
 	}
 }
