@@ -27,6 +27,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/tvla-go/tvla/driver"
+	"github.com/tvla-go/tvla/tvp"
 )
 
 // Spec is an experiment: a program, its input, a baseline run and
@@ -154,7 +155,7 @@ func (l SpecErrors) Error() string {
 // LoadSpec reads and checks the spec file at path. Every error is a
 // SpecErrors.
 func LoadSpec(path string) (*Spec, error) {
-	data, err := os.ReadFile(path)
+	data, err := tvp.ReadFile(path) // bounded: /dev/zero is not read forever
 	if err != nil {
 		var pe *os.PathError
 		if errors.As(err, &pe) {

@@ -74,6 +74,23 @@ func wordsFor(n int) int { return (n + 63) >> 6 }
 // New returns the structure with an empty universe over voc.
 func New(voc *Vocabulary) *Structure { return newSized(voc, 0) }
 
+// NewSized returns a structure of n individuals over voc with every value
+// 0: the bulk form of n calls of AddIndividual, which copy every binary
+// table each time (a TVS of thousands of individuals took minutes). Only
+// the binary predicates in written get tables of their own; the others
+// share a table of zeros until first written (copy-on-write), so a
+// vocabulary of many binary predicates costs memory only for those given
+// values.
+func NewSized(voc *Vocabulary, n int, written ...*Pred) *Structure {
+	needB := make([]bool, len(voc.OfArity(2)))
+	for _, p := range written {
+		if p.Arity == 2 {
+			needB[p.Index] = true
+		}
+	}
+	return newSparse(voc, n, needB)
+}
+
 // newSized returns a structure of n individuals with every value 0, its
 // bit tables cut from one allocation (Blur makes one per structure an
 // action produces). Each table's capacity ends where it does, so that

@@ -234,3 +234,41 @@ func TestClonesStayIndependent(t *testing.T) {
 		}
 	}
 }
+
+// TestNewSizedIsRepeatedAdd checks that NewSized gives what as many
+// AddIndividual calls give, whether or not a binary predicate was named
+// as written, and that writing one that was not leaves other structures'
+// tables of zeros alone.
+func TestNewSizedIsRepeatedAdd(t *testing.T) {
+	voc := tvl.NewVocabulary()
+	x := voc.MustAdd("x", 1)
+	next := voc.MustAdd("next", 2)
+	other := voc.MustAdd("other", 2)
+	for _, n := range []int{0, 1, 63, 64, 65, 130} {
+		want := tvl.New(voc)
+		for range n {
+			want.AddIndividual()
+		}
+		a, b := tvl.NewSized(voc, n, next), tvl.NewSized(voc, n)
+		if !tvl.Equal(a, want) || !tvl.Equal(b, want) {
+			t.Fatalf("n=%d: NewSized differs from %d AddIndividual calls", n, n)
+		}
+		if n == 0 {
+			continue
+		}
+		for _, s := range []*tvl.Structure{a, b, want} {
+			s.Set(x, logic.True, 0)
+			s.Set(next, logic.Unknown, 0, n-1)
+			s.Set(other, logic.True, n-1, 0)
+		}
+		if !tvl.Equal(a, want) || !tvl.Equal(b, want) {
+			t.Fatalf("n=%d: after writes, NewSized's structure differs", n)
+		}
+		if c := tvl.NewSized(voc, n); c.Get(other, n-1, 0) != logic.False || c.Get(next, 0, n-1) != logic.False {
+			t.Fatalf("n=%d: a write reached another structure's table of zeros", n)
+		}
+		if s := a.AddIndividual(); a.Get(next, 0, n-1) != logic.Unknown || a.Get(next, s, s) != logic.False {
+			t.Fatalf("n=%d: growing NewSized's structure lost a value", n)
+		}
+	}
+}

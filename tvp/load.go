@@ -17,7 +17,9 @@ type LoadConfig struct {
 	// SearchPath lists folders searched for #include after the including
 	// file's own.
 	SearchPath []string
-	// ReadFile reads a file; nil means os.ReadFile.
+	// ReadFile reads a file; nil means reading it whole if it holds at
+	// most MaxProgramBytes (MaxTVSBytes for a TVS file and what it
+	// includes), and refusing it otherwise.
 	ReadFile func(string) ([]byte, error)
 	// Abstraction overrides the abs and nonabs properties of the named
 	// predicates (unary or nullary): true makes one an abstraction
@@ -48,14 +50,31 @@ func (e *AbstractionError) Error() string {
 
 func (e *AbstractionError) Unwrap() error { return e.Err }
 
-func (c LoadConfig) preprocess() cpp.Config {
-	return cpp.Config{Defines: c.Defines, SearchPath: c.SearchPath, ReadFile: c.ReadFile}
+// The most a file may hold (see cpp.ReadFile): a program and what it
+// includes, a .properties file and an experiment spec are text a person
+// writes; a TVS file is data that tvla writes too, and WriteTVS refuses
+// to write what LoadTVS would refuse to read.
+const (
+	MaxProgramBytes = cpp.MaxProgramBytes
+	MaxTVSBytes     = cpp.MaxTVSBytes
+)
+
+// ReadFile reads a text input that is not a program (an experiment
+// spec): at most MaxProgramBytes, never more than that plus one byte of
+// any file, /dev/zero included. A larger file is an *fs.PathError naming
+// it. A byte-order mark is kept: the caller's parser decides.
+func ReadFile(path string) ([]byte, error) {
+	return cpp.ReadFile(path, MaxProgramBytes)
+}
+
+func (c LoadConfig) preprocess(limit int64) cpp.Config {
+	return cpp.Config{Defines: c.Defines, SearchPath: c.SearchPath, ReadFile: c.ReadFile, MaxBytes: limit}
 }
 
 // LoadProgram preprocesses, parses and loads the TVP program at path. It
 // also returns the files read (the program and everything it includes).
 func LoadProgram(path string, cfg LoadConfig) (*model.Program, []string, error) {
-	src, err := cpp.Preprocess(path, cfg.preprocess())
+	src, err := cpp.Preprocess(path, cfg.preprocess(MaxProgramBytes))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -92,7 +111,7 @@ func LoadProgram(path string, cfg LoadConfig) (*model.Program, []string, error) 
 // LoadTVS preprocesses and parses the TVS file at path against a
 // program's vocabulary.
 func LoadTVS(path string, voc *tvl.Vocabulary, cfg LoadConfig) ([]TVSLocation, error) {
-	src, err := cpp.Preprocess(path, cfg.preprocess())
+	src, err := cpp.Preprocess(path, cfg.preprocess(MaxTVSBytes))
 	if err != nil {
 		return nil, err
 	}

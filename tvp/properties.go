@@ -1,11 +1,12 @@
 package tvp
 
 import (
-	"bufio"
 	"fmt"
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/tvla-go/tvla/tvp/cpp"
 )
 
 // Properties are the keys of a TVLA .properties file that change results
@@ -39,16 +40,15 @@ func ReadProperties(path string) (*Properties, error) {
 // readPropertiesFile reads a Java properties file: key=value or key:
 // value lines, # and ! comments, backslash continuations.
 func readPropertiesFile(path string) (map[string]string, error) {
-	f, err := os.Open(path)
+	data, err := cpp.ReadFile(path, MaxProgramBytes)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
+	text := strings.TrimSuffix(cpp.StripBOM(string(data)), "\n")
 	out := map[string]string{}
-	sc := bufio.NewScanner(f)
 	var pending string
-	for sc.Scan() {
-		line := strings.TrimLeft(sc.Text(), " \t\f")
+	for raw := range strings.SplitSeq(text, "\n") {
+		line := strings.TrimLeft(strings.TrimSuffix(raw, "\r"), " \t\f")
 		if pending == "" && (line == "" || line[0] == '#' || line[0] == '!') {
 			continue
 		}
@@ -68,7 +68,7 @@ func readPropertiesFile(path string) (map[string]string, error) {
 		}
 		out[key] = strings.TrimSpace(val)
 	}
-	return out, sc.Err()
+	return out, nil
 }
 
 // interpretProperties picks out the keys that change results.

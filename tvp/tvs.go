@@ -555,7 +555,6 @@ func tvsArityWord(k int) string {
 // buildTVSStructure resolves the names of ast against voc and builds the
 // structure.
 func buildTVSStructure(ast *tvsStructAST, voc *tvl.Vocabulary) (TVSStructure, error) {
-	s := tvl.New(voc)
 	index := make(map[string]int, len(ast.nodes))
 	names := make([]string, 0, len(ast.nodes))
 	for _, n := range ast.nodes {
@@ -563,9 +562,19 @@ func buildTVSStructure(ast *tvsStructAST, voc *tvl.Vocabulary) (TVSStructure, er
 			first := ast.nodes[u].pos
 			return TVSStructure{}, &Error{Pos: n.pos, Msg: fmt.Sprintf("individual %s declared twice (first at %d:%d)", n.text, first.Line, first.Col)}
 		}
-		index[n.text] = s.AddIndividual()
+		index[n.text] = len(names)
 		names = append(names, n.text)
 	}
+	// The universe at once, with tables for the binary predicates given
+	// values: adding individuals one at a time copies every table each
+	// time, which made a large TVS quadratic (cubic, in words) to load.
+	var written []*tvl.Pred
+	for _, pv := range ast.preds {
+		if pred := voc.Lookup(pv.pred.text); pred != nil && pred.Arity == 2 && len(pv.entries) > 0 {
+			written = append(written, pred)
+		}
+	}
+	s := tvl.NewSized(voc, len(names), written...)
 	type key struct {
 		pred  int
 		tuple string

@@ -8,6 +8,7 @@ import (
 
 	"github.com/tvla-go/tvla/logic"
 	"github.com/tvla-go/tvla/tvl"
+	"github.com/tvla-go/tvla/tvp/cpp"
 )
 
 // Writing TVS, the inverse of ParseTVS: tvla writes its results so.
@@ -20,7 +21,8 @@ import (
 // otherwise they are written u0, u1, ... A structure with both messages
 // and a description is written with both, which TVLA's own reader does not
 // accept. Text that TVS cannot quote (a string holding '"' or a line
-// break) is an error.
+// break) is an error, and so is text over MaxTVSBytes, which LoadTVS
+// would refuse to read back: nothing is written then.
 func WriteTVS(w io.Writer, locs []TVSLocation) error {
 	var b strings.Builder
 	bare := len(locs) == 1 && locs[0].Label == ""
@@ -42,6 +44,9 @@ func WriteTVS(w io.Writer, locs []TVSLocation) error {
 				b.WriteByte('\n')
 			}
 			if err := writeTVSStructure(&b, indent, st); err != nil {
+				if err == errTVSTooLarge {
+					return err
+				}
 				return fmt.Errorf("location %q, structure %d: %w", loc.Label, j, err)
 			}
 		}
@@ -51,6 +56,18 @@ func WriteTVS(w io.Writer, locs []TVSLocation) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// tvsWriteLimit is MaxTVSBytes; tests lower it.
+var tvsWriteLimit int64 = MaxTVSBytes
+
+// errTVSTooLarge is WriteTVS's refusal of text LoadTVS would refuse.
+var errTVSTooLarge error = tvsTooLarge{}
+
+type tvsTooLarge struct{}
+
+func (tvsTooLarge) Error() string {
+	return fmt.Sprintf("tvs: the structures take over %s as TVS text, the most a TVS file may hold: tvla could not read them back", cpp.SizeString(tvsWriteLimit))
 }
 
 // isTVSWord reports whether s lexes as exactly one identifier.
@@ -129,22 +146,32 @@ func writeTVSStructure(b *strings.Builder, indent string, st TVSStructure) error
 	voc := s.Vocabulary()
 	for k := 0; k <= voc.MaxArity(); k++ {
 		for _, p := range voc.OfArity(k) {
-			writeTVSPred(b, indent+"  ", s, p, names)
+			if err := writeTVSPred(b, indent+"  ", s, p, names); err != nil {
+				return err
+			}
 		}
 	}
 	b.WriteString(indent + "}\n")
 	return nil
 }
 
-func writeTVSPred(b *strings.Builder, indent string, s *tvl.Structure, p *tvl.Pred, names []string) {
+// writeTVSPred writes p's values. It stops with errTVSTooLarge as soon
+// as the text would pass tvsWriteLimit, so that a structure too large to
+// read back is not built whole in memory first.
+func writeTVSPred(b *strings.Builder, indent string, s *tvl.Structure, p *tvl.Pred, names []string) error {
 	if p.Arity == 0 {
 		if v := s.Get(p); v != logic.False {
 			b.WriteString(indent + p.Name + " = " + v.String() + "\n")
 		}
-		return
+		return checkTVSSize(b.Len())
 	}
 	var items []string
+	size := b.Len()
+	var tooLarge bool
 	add := func(args []int, v logic.Kleene) {
+		if tooLarge {
+			return
+		}
 		var t strings.Builder
 		switch len(args) {
 		case 1:
@@ -165,6 +192,8 @@ func writeTVSPred(b *strings.Builder, indent string, s *tvl.Structure, p *tvl.Pr
 			t.WriteString(":1/2")
 		}
 		items = append(items, t.String())
+		size += t.Len() + 2
+		tooLarge = checkTVSSize(size) != nil
 	}
 	n := s.Size()
 	switch p.Arity {
@@ -175,7 +204,7 @@ func writeTVSPred(b *strings.Builder, indent string, s *tvl.Structure, p *tvl.Pr
 			}
 		}
 	case 2:
-		for u := 0; u < n; u++ {
+		for u := 0; u < n && !tooLarge; u++ {
 			for w := 0; w < n; w++ {
 				if v := s.Binary(p.Index, u, w); v != logic.False {
 					add([]int{u, w}, v)
@@ -202,7 +231,18 @@ func writeTVSPred(b *strings.Builder, indent string, s *tvl.Structure, p *tvl.Pr
 			add(t.args, t.v)
 		}
 	}
+	if tooLarge {
+		return errTVSTooLarge
+	}
 	if len(items) > 0 {
 		b.WriteString(indent + p.Name + " = {" + strings.Join(items, ", ") + "}\n")
 	}
+	return checkTVSSize(b.Len())
+}
+
+func checkTVSSize(n int) error {
+	if int64(n) > tvsWriteLimit {
+		return errTVSTooLarge
+	}
+	return nil
 }

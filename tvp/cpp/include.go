@@ -105,15 +105,19 @@ func (p *preproc) findInclude(f *srcFile, pos Pos, name string) (string, *srcFil
 			return true
 		}
 		data, err := p.read(path)
+		if len(data) > p.max {
+			err = &fs.PathError{Op: "read", Path: path, Err: &TooLargeError{Limit: int64(p.max)}}
+		}
+		var tl *TooLargeError
+		if errors.As(err, &tl) {
+			readErr = errAt(pos, "include file %q: %v", path, tl)
+			return true
+		}
 		if err != nil {
 			if readErr == nil && !errors.Is(err, fs.ErrNotExist) {
 				readErr = err
 			}
 			return false
-		}
-		if len(data) > maxOutput {
-			readErr = errAt(pos, "include file %q too large (over %d bytes)", path, maxOutput)
-			return true
 		}
 		nf, e := newSrcFile(path, string(data))
 		if e != nil {

@@ -9,7 +9,12 @@ type Pos struct {
 	Col  int
 }
 
+// String is file:line:col, or file alone when there is no line (a file
+// that cannot be read: it has no position).
 func (p Pos) String() string {
+	if p.Line == 0 && p.File != "" {
+		return p.File
+	}
 	if p.File == "" {
 		return fmt.Sprintf("%d:%d", p.Line, p.Col)
 	}

@@ -1,8 +1,9 @@
 package cpp
 
 import (
+	"errors"
 	"fmt"
-	"os"
+	"io/fs"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -18,17 +19,20 @@ type Config struct {
 	// SearchPath holds folders searched for included files after the
 	// including file's own folder, in order.
 	SearchPath []string
-	// ReadFile reads a file; nil means os.ReadFile. A missing file should
-	// give an error satisfying errors.Is(err, fs.ErrNotExist).
+	// ReadFile reads a file; nil means ReadFile with the limit MaxBytes.
+	// A missing file should give an error satisfying errors.Is(err,
+	// fs.ErrNotExist).
 	ReadFile func(path string) ([]byte, error)
+	// MaxBytes bounds each file read and the preprocessed text; 0 means
+	// MaxProgramBytes (LoadTVS gives MaxTVSBytes).
+	MaxBytes int64
 }
 
 // Limits that keep hostile input from running away.
 const (
 	maxIncludeDepth = 200
 	maxArgDepth     = 200
-	maxExpandTokens = 1 << 20  // tokens produced by macro substitution, in all (the examples need 16k at most)
-	maxOutput       = 64 << 20 // bytes of preprocessed text
+	maxExpandTokens = 1 << 20 // tokens produced by macro substitution, in all (the examples need 16k at most)
 	maxExprDepth    = 500
 )
 
@@ -37,9 +41,23 @@ func Preprocess(path string, cfg Config) (*Preprocessed, error) {
 	p := newPreproc(cfg)
 	data, err := p.read(path)
 	if err != nil {
-		return nil, &Error{Pos: Pos{File: path, Line: 1, Col: 1}, Msg: fmt.Sprintf("cannot read file: %v", err)}
+		return nil, readError(path, err)
 	}
 	return p.run(path, string(data))
+}
+
+// readError is the error for a file that cannot be read: it has no
+// position, and names the file once.
+func readError(path string, err error) *Error {
+	var tl *TooLargeError
+	if errors.As(err, &tl) {
+		return &Error{Pos: Pos{File: path}, Msg: tl.Error()}
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return &Error{Pos: Pos{File: path}, Msg: fmt.Sprintf("cannot read file: %v", err)}
 }
 
 // PreprocessText preprocesses text as the contents of file; included files
@@ -52,6 +70,7 @@ func PreprocessText(file, text string, cfg Config) (*Preprocessed, error) {
 type preproc struct {
 	cfg      Config
 	read     func(string) ([]byte, error)
+	max      int // bytes of a file and of the preprocessed text
 	macros   map[string]*macro
 	cache    map[string]*srcFile
 	files    []string
@@ -68,8 +87,13 @@ type preproc struct {
 
 func newPreproc(cfg Config) *preproc {
 	p := &preproc{cfg: cfg, read: cfg.ReadFile, macros: map[string]*macro{}, cache: map[string]*srcFile{}}
+	limit := cfg.MaxBytes
+	if limit <= 0 {
+		limit = MaxProgramBytes
+	}
+	p.max = int(limit)
 	if p.read == nil {
-		p.read = os.ReadFile
+		p.read = func(path string) ([]byte, error) { return ReadFile(path, limit) }
 	}
 	return p
 }
@@ -86,8 +110,8 @@ func (p *preproc) run(file, text string) (*Preprocessed, error) {
 	if err := p.commandLineDefines(); err != nil {
 		return nil, err
 	}
-	if len(text) > maxOutput {
-		return nil, errAt(Pos{File: file, Line: 1, Col: 1}, "file too large (over %d bytes)", maxOutput)
+	if len(text) > p.max {
+		return nil, &Error{Pos: Pos{File: file}, Msg: (&TooLargeError{Limit: int64(p.max)}).Error()}
 	}
 	sf, e := newSrcFile(file, text)
 	if e != nil {

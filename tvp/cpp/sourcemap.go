@@ -64,11 +64,11 @@ func (p *preproc) write(text string, src *srcFile, off int, pos Pos) *Error {
 		return nil
 	}
 	at := p.out.Len()
-	if at+len(text) > maxOutput {
+	if at+len(text) > p.max {
 		if src != nil {
 			pos = src.posAt(off)
 		}
-		return errAt(pos, "preprocessed text too large (over %d bytes)", maxOutput)
+		return errAt(pos, "preprocessed text too large (over %s)", SizeString(int64(p.max)))
 	}
 	var last *segment
 	if n := len(p.segs); n > 0 {

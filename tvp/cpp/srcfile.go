@@ -24,7 +24,11 @@ type srcFile struct {
 // cum bytes further on in the original text.
 type splice struct{ at, cum int }
 
+// newSrcFile prepares text, the contents of the file name. A UTF-8
+// byte-order mark at its start is dropped: columns count from the
+// character after it, as an editor shows them.
 func newSrcFile(name, text string) (*srcFile, *Error) {
+	text = StripBOM(text)
 	f := &srcFile{name: name, orig: text, lines: []int{0}}
 	for i := 0; i < len(text); i++ {
 		if text[i] == '\n' {
