@@ -55,6 +55,35 @@ type LocationResult struct {
 	Messages   []Message
 }
 
+// MessageGroup is the messages of a location with the same text, raised
+// by the same action on different structures. A message is recorded once
+// per location, text and structure (as TVLA counts them), so the same
+// text often comes several times; a report prints a group once, with the
+// number of structures and the first message's trace.
+type MessageGroup struct {
+	Text, Action string
+	// Messages are the group's, in the order they were recorded.
+	Messages []Message
+}
+
+// MessageGroups groups the location's messages by text and action, in
+// the order of each group's first message.
+func (l *LocationResult) MessageGroups() []MessageGroup {
+	var groups []MessageGroup
+	index := map[[2]string]int{}
+	for _, m := range l.Messages {
+		k := [2]string{m.Text, m.Action}
+		i, ok := index[k]
+		if !ok {
+			i = len(groups)
+			index[k] = i
+			groups = append(groups, MessageGroup{Text: m.Text, Action: m.Action})
+		}
+		groups[i].Messages = append(groups[i].Messages, m)
+	}
+	return groups
+}
+
 // Result is the outcome of a run.
 type Result struct {
 	Locations []*LocationResult
