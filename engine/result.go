@@ -23,8 +23,13 @@ type Stats struct {
 	Inputs, InputsDiscarded int
 	Worklist                int
 	Elapsed                 time.Duration
-	// Time per phase.
+	// Time per phase. Focus, Coerce, Update and Blur run on the workers:
+	// their times are summed over the Workers, so with two or more they
+	// may add up to more than Elapsed. Join runs on the one goroutine
+	// that folds the outcomes in order.
 	FocusTime, CoerceTime, UpdateTime, BlurTime, JoinTime time.Duration
+	// Workers is the number of goroutines that applied actions.
+	Workers int
 }
 
 // Message is a message raised by an action at a location. Structure is

@@ -59,6 +59,7 @@ func (e *Engine) newState() *state {
 	for i := 0; i < n; i++ {
 		st.workers = append(st.workers, &worker{e: e, coerce: e.coerce.Fork(), bounds: abstraction.Bindings{}})
 	}
+	st.stats.Workers = n
 	return st
 }
 
