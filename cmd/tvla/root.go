@@ -37,7 +37,7 @@ heap objects) by exploring their abstract state space of three-valued logical
 structures, as TVLA 3 does. A program is written in the TVP language; initial
 structures come from TVS files.`,
 		Example: `  tvla run programs/stack/stack.tvp --collapse-threads
-  tvla run reverse.tvp sll.tvs --join rel --json -
+  tvla run programs/sll/reverse.tvp programs/sll/lists_x.tvs --join rel --json -
   tvla embed programs/sll/reverse.tvp
   tvla experiment programs/stack/experiments.toml
   tvla version`,
