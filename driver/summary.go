@@ -25,11 +25,15 @@ type Summary struct {
 	StructuresExamined    int      `json:"structures_examined"`
 	Messages              int      `json:"messages"`
 	MessageTexts          []string `json:"message_texts"`
-	ConstraintBreaches    int      `json:"constraint_breaches"`
-	Iterations            int      `json:"iterations"`
-	TimeSeconds           float64  `json:"time_seconds"`
-	PeakHeapBytes         uint64   `json:"peak_heap_bytes"`
-	Verified              bool     `json:"verified"`
+	// MessageGroups are the messages by location, text and action, each
+	// with the number of structures it was raised on (what the table
+	// prints on one line).
+	MessageGroups      []SummaryMessageGroup `json:"message_groups"`
+	ConstraintBreaches int                   `json:"constraint_breaches"`
+	Iterations         int                   `json:"iterations"`
+	TimeSeconds        float64               `json:"time_seconds"`
+	PeakHeapBytes      uint64                `json:"peak_heap_bytes"`
+	Verified           bool                  `json:"verified"`
 	// NothingExplored is set when the run explored nothing (no location,
 	// no input structure, every input discarded by Coerce, or a stop
 	// before the run began): a verified run then proves nothing.
@@ -49,6 +53,15 @@ type SummaryOptions struct {
 	// Abs and NonAbs are the predicates the Config names, sorted.
 	Abs    []string `json:"abs"`
 	NonAbs []string `json:"nonabs"`
+}
+
+// SummaryMessageGroup is a message raised at a location by an action,
+// on Structures structures (each counted in messages).
+type SummaryMessageGroup struct {
+	Location   string `json:"location"`
+	Text       string `json:"text"`
+	Action     string `json:"action"`
+	Structures int    `json:"structures"`
 }
 
 // SummaryLocation is a location's line of the summary.
@@ -71,6 +84,7 @@ func (o *Outcome) Summary(version string) Summary {
 		StructuresExamined:    res.Stats.Examined,
 		Messages:              res.Stats.Messages,
 		MessageTexts:          []string{},
+		MessageGroups:         []SummaryMessageGroup{},
 		ConstraintBreaches:    res.Stats.Breaches,
 		Iterations:            res.Stats.Iterations,
 		TimeSeconds:           res.Stats.Elapsed.Seconds(),
@@ -90,6 +104,9 @@ func (o *Outcome) Summary(version string) Summary {
 				seen[m.Text] = true
 				s.MessageTexts = append(s.MessageTexts, m.Text)
 			}
+		}
+		for _, g := range l.MessageGroups() {
+			s.MessageGroups = append(s.MessageGroups, SummaryMessageGroup{Location: l.Label, Text: g.Text, Action: g.Action, Structures: len(g.Messages)})
 		}
 	}
 	s.Verified = !res.Incomplete && res.Stats.Messages == 0

@@ -32,14 +32,20 @@ func (st *state) stopAtLimit() *Result {
 		return nil
 	}
 	r := st.result(reason, true)
-	o := st.e.opts
-	r.StoppedOnMessage = st.stats.Messages > 0 && o.MaxMessages > 0 && st.stats.Messages >= o.MaxMessages
+	r.StoppedOnMessage = st.stats.Messages > 0 && st.messageLimitReached()
 	return r
+}
+
+// messageLimitReached reports whether MaxMessages messages are
+// recorded: no more are.
+func (st *state) messageLimitReached() bool {
+	o := st.e.opts
+	return o.MaxMessages > 0 && st.stats.Messages >= o.MaxMessages
 }
 
 func (st *state) limitReached() string {
 	o := st.e.opts
-	if o.MaxMessages > 0 && st.stats.Messages >= o.MaxMessages {
+	if st.messageLimitReached() {
 		return fmt.Sprintf("the message limit (%d) was reached", o.MaxMessages)
 	}
 	if o.MaxStructures > 0 && st.stored() > o.MaxStructures {

@@ -23,8 +23,13 @@ type Stats struct {
 	Inputs, InputsDiscarded int
 	Worklist                int
 	Elapsed                 time.Duration
-	// Time per phase.
+	// Time per phase. Focus, Coerce, Update and Blur run on the workers:
+	// their times are summed over the Workers, so with two or more they
+	// may add up to more than Elapsed. Join runs on the one goroutine
+	// that folds the outcomes in order.
 	FocusTime, CoerceTime, UpdateTime, BlurTime, JoinTime time.Duration
+	// Workers is the number of goroutines that applied actions.
+	Workers int
 }
 
 // Message is a message raised by an action at a location. Structure is
@@ -53,6 +58,35 @@ type LocationResult struct {
 	Label      string
 	Structures []*tvl.Structure
 	Messages   []Message
+}
+
+// MessageGroup is the messages of a location with the same text, raised
+// by the same action on different structures. A message is recorded once
+// per location, text and structure (as TVLA counts them), so the same
+// text often comes several times; a report prints a group once, with the
+// number of structures and the first message's trace.
+type MessageGroup struct {
+	Text, Action string
+	// Messages are the group's, in the order they were recorded.
+	Messages []Message
+}
+
+// MessageGroups groups the location's messages by text and action, in
+// the order of each group's first message.
+func (l *LocationResult) MessageGroups() []MessageGroup {
+	var groups []MessageGroup
+	index := map[[2]string]int{}
+	for _, m := range l.Messages {
+		k := [2]string{m.Text, m.Action}
+		i, ok := index[k]
+		if !ok {
+			i = len(groups)
+			index[k] = i
+			groups = append(groups, MessageGroup{Text: m.Text, Action: m.Action})
+		}
+		groups[i].Messages = append(groups[i].Messages, m)
+	}
+	return groups
 }
 
 // Result is the outcome of a run.

@@ -60,6 +60,7 @@ func (e *Engine) newState() *state {
 	for i := 0; i < n; i++ {
 		st.workers = append(st.workers, &worker{e: e, coerce: e.coerce.Fork(), bounds: abstraction.Bindings{}})
 	}
+	st.stats.Workers = n
 	return st
 }
 
@@ -170,7 +171,14 @@ func (st *state) fold(t task, o outcome, work map[string]bool) {
 	st.stats.CoerceTime += o.stats.CoerceTime
 	st.stats.UpdateTime += o.stats.UpdateTime
 	st.stats.BlurTime += o.stats.BlurTime
+	// Messages are recorded one by one: once the message limit is
+	// reached, the application's other messages are not recorded (the
+	// run stops with exactly MaxMessages of them), but its results are
+	// still joined, as after a breach.
 	for _, m := range o.messages {
+		if st.messageLimitReached() {
+			break
+		}
 		st.message(t.loc, t.act, m.text, m.structure, m.slotBound)
 	}
 	target := st.sets[t.edge.To]

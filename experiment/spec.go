@@ -203,6 +203,8 @@ func ParseSpec(path string, data []byte) (*Spec, error) {
 	s.Program = p.str(raw, "", "program")
 	if _, ok := raw["program"]; !ok {
 		p.errorf("", "", "the spec names no program (program = \"FILE.tvp\", relative to the spec)")
+	} else if _, isString := raw["program"].(string); isString && s.Program == "" {
+		p.errorf("", "program", "program is empty: it names the TVP file, relative to the spec")
 	} else if s.Program != "" {
 		p.checkFile(s, "program", s.Program)
 	}

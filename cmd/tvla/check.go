@@ -28,7 +28,7 @@ those given, or PROGRAM.tvs beside the program) and prints a one-screen
 summary of what it declares. Every error is printed as file:line:col: message,
 and the exit status is then 2.`,
 		Example: `  tvla check programs/sll/reverse.tvp
-  tvla check stack.tvp stack.tvs -D GNUM=2 --path ../include`,
+  tvla check programs/stack/stack.tvp programs/stack/stack.tvs -D THREADS=2 --path programs/stack`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			cfg := driver.Config{Program: args[0], Inputs: args[1:], Defines: o.defines, SearchPath: o.paths}

@@ -164,7 +164,7 @@ func TestRunConcrete(t *testing.T) {
 func TestRobustnessFlagsAreDocumented(t *testing.T) {
 	_, out, _ := runCLI("run", "--help")
 	for _, want := range []string{"--timeout", "--max-memory", "--max-depth", "--copies", "--threads", "rel, part, ind, or conc",
-		"tvla run merge.tvp --timeout 30s --max-memory 2GiB", "A second Ctrl-C quits at once"} {
+		"tvla run programs/sll/merge.tvp --timeout 30s --max-memory 2GiB", "A second Ctrl-C quits at once"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("run --help lacks %q", want)
 		}

@@ -69,7 +69,7 @@ covers what it reached.`,
 		Example: `  tvla embed programs/sll/reverse.tvp
   tvla embed programs/sll/merge.tvp --copies 2 --max-depth 40
   tvla embed programs/stack/stack.tvp -D THREADS=2 -D PURE_INIT --threads 2 --max-depth 12
-  tvla embed prog.tvp inputs.tvs --json embed.json --timeout 2m`,
+  tvla embed programs/sll/reverse.tvp programs/sll/lists_x.tvs --json embed.json --timeout 2m`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runEmbed(cmd, &o, args)

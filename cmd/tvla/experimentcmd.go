@@ -113,7 +113,8 @@ A SPEC:
 ` + exampleSpec,
 		Example: `  tvla experiment programs/stack/experiments.toml
   tvla experiment programs/queue/experiments.toml --jobs 2 --max-memory 8GiB --timeout 10m
-  tvla experiment my.toml --out /tmp/my-results -q`,
+  tvla experiment programs/stack/experiments.toml --dry-run
+  tvla experiment programs/stack/experiments.toml --out stack-results -q`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runExperiment(cmd, &o, args[0])

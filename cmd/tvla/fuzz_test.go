@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"math/rand"
 	"os"
@@ -8,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tvla-go/tvla/driver"
 	"github.com/tvla-go/tvla/tvp"
 )
 
@@ -17,11 +19,14 @@ import (
 // updates the tool derives) and a small input structure. The test runs
 // tvla run on them (the TVS output must read back) and tvla embed with
 // small bounds, through the command line as a user would, and checks:
-// no panic; tvla run reaches its fixpoint (exit 0 or 1: these programs
-// have few abstract states, so a run stopped by its 4s limit does not end);
-// tvla embed exits 0 (every concrete state embeds, no message is missed,
-// no rule or update is false on a reached state; the concrete run stops
-// at its bounds), or 2 only when the input has no concrete instance.
+// no panic; tvla run exits 0 or 1 with a summary that agrees, or 3 at
+// its structure or time limit (most of these programs have few abstract
+// states, but some valid ones have tens of thousands: a limit is not a
+// fault) with its outputs written all the same and saying so; after a
+// fixpoint, tvla embed exits 0 (every concrete state embeds, no message
+// is missed, no rule or update is false on a reached state; the concrete
+// run stops at its bounds), 2 only when the input has no concrete
+// instance, or 3 at its time limit or when an embedding search gives up.
 // Statements keep x and y unique and next a function, so the program's
 // claims hold and a failure of the check is a fault of the tool.
 //
@@ -234,6 +239,10 @@ var fuzzSeeds = [][]byte{
 	// y = malloc(); x->n = y in a loop from x's one node: the partial
 	// join once counted a 1/2 meeting a 1 as growth, and this never ended.
 	[]byte("\x02\f\x00\x03\x06\x01\x00\x02\x00\x02\x03\x01\x01\x01\xff\xe6\x00\x02\x00\x01\x01\x01\x02\x00\x01\x00"),
+	// A valid program whose state space (26,174 structures under the
+	// relational join, 3,186 messages) passes the harness' 5000: the run
+	// stops at the limit, exit 3, which is not a fault (issue 19).
+	[]byte("j\xce\xfc\xef\xf5\xc5,\x1c\xb0\v\u0619\xa7\x91lBoz\x94\xf9\x85\f\x87\xac\xb1\xa9j\x12\xd8\xf9\x11\x95+d\xff\x8a\xc0G\xce\xeb\x8f.e"),
 }
 
 func FuzzPipeline(f *testing.F) {
@@ -257,17 +266,61 @@ func FuzzPipeline(f *testing.F) {
 		// The abstract run, with its outputs.
 		join := []string{"part", "rel"}[len(data)%2]
 		out := filepath.Join(dir, "out.tvs")
+		jsonPath := filepath.Join(dir, "s.json")
 		code, stdout, stderr := runCLI("run", tvpPath, tvsPath, "--join", join, "--workers", "1", "-q",
-			"--max-structures", "5000", "--timeout", "4s", "--tvs", out, "--json", filepath.Join(dir, "s.json"))
-		if code != exitVerified && code != exitMessages {
+			"--max-structures", "5000", "--timeout", "4s", "--tvs", out, "--json", jsonPath)
+		data, err := os.ReadFile(jsonPath)
+		if err != nil {
+			t.Fatalf("tvla run: exit %d, no JSON summary: %v\n%s%s", code, err, stderr, show())
+		}
+		var sum driver.Summary
+		if err := json.Unmarshal(data, &sum); err != nil {
+			t.Fatalf("tvla run: the JSON summary does not read: %v\n%s", err, show())
+		}
+		switch code {
+		case exitVerified, exitMessages:
+			if sum.Incomplete || sum.Verified != (code == exitVerified) || (sum.Messages > 0) != (code == exitMessages) {
+				t.Fatalf("tvla run: exit %d, but the summary says incomplete %v, verified %v, %d messages\n%s",
+					code, sum.Incomplete, sum.Verified, sum.Messages, show())
+			}
+		case exitLimit:
+			// Stopped at its structure or time limit: not a fault, but
+			// the outputs must say so and hold what was found.
+			limit := strings.HasPrefix(sum.StopReason, "the structure limit (5000)") || strings.HasPrefix(sum.StopReason, "the time limit")
+			if !limit || !sum.Incomplete || sum.Verified || stderr != "tvla: stopped early: "+sum.StopReason+"\n" {
+				t.Fatalf("tvla run: exit 3, stop reason %q, incomplete %v, stderr %q\n%s", sum.StopReason, sum.Incomplete, stderr, show())
+			}
+		default:
 			t.Fatalf("tvla run: exit %d\n%s\n%s%s", code, stderr, stdout, show())
 		}
 		prog, _, err := tvp.LoadProgram(tvpPath, tvp.LoadConfig{})
 		if err != nil {
 			t.Fatalf("the program does not load: %v\n%s", err, show())
 		}
-		if _, err := tvp.LoadTVS(out, prog.Vocabulary.Tvl(), tvp.LoadConfig{}); err != nil {
+		locs, err := tvp.LoadTVS(out, prog.Vocabulary.Tvl(), tvp.LoadConfig{})
+		if err != nil {
 			t.Fatalf("the TVS output does not read back: %v\n%s", err, show())
+		}
+		// The TVS output holds, per location, the stored structures and
+		// each message's (after its %message lines): as many as the
+		// summary counts, finished run or not.
+		stored := map[string]int{}
+		for _, l := range locs {
+			for _, st := range l.Structures {
+				if len(st.Messages) == 0 {
+					stored[l.Label]++
+				}
+			}
+		}
+		for _, l := range sum.Locations {
+			if stored[l.Label] != l.Structures {
+				t.Fatalf("the TVS output holds %d structures at %s, the summary says %d\n%s", stored[l.Label], l.Label, l.Structures, show())
+			}
+		}
+		if code == exitLimit {
+			// No fixpoint: the embedding check has nothing to check
+			// against (its abstract run has no structure limit).
+			return
 		}
 		// The embedding check, lists of up to 3 nodes, 8 steps.
 		code, stdout, stderr = runCLI("embed", tvpPath, tvsPath, "--join", join, "--workers", "1", "-q",
@@ -278,6 +331,10 @@ func FuzzPipeline(f *testing.F) {
 		switch {
 		case code == exitVerified:
 		case code == exitInput && strings.Contains(stderr, "no concrete input"):
+		case code == exitLimit && (strings.HasPrefix(stderr, "tvla: stopped early: the time limit") ||
+			strings.Contains(stderr, "the abstract run stopped early (the time limit") ||
+			strings.HasPrefix(stderr, "tvla: the check is incomplete")):
+			// Its time limit, or an embedding search that gave up.
 		default:
 			t.Fatalf("tvla embed: exit %d\n%s\n%s%s", code, stderr, stdout, show())
 		}

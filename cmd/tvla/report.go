@@ -30,13 +30,12 @@ func printTable(w io.Writer, res *driver.Result, constraints int) {
 	fmt.Fprintf(w, "constraint breaches   %d\n", st.Breaches)
 	fmt.Fprintf(w, "iterations            %d\n", st.Iterations)
 	fmt.Fprintf(w, "messages              %d\n", st.Messages)
-	fmt.Fprintf(w, "time                  %.3fs (focus %.3f, coerce %.3f, update %.3f, blur %.3f, join %.3f)\n",
-		st.Elapsed.Seconds(), st.FocusTime.Seconds(), st.CoerceTime.Seconds(), st.UpdateTime.Seconds(),
-		st.BlurTime.Seconds(), st.JoinTime.Seconds())
+	fmt.Fprintf(w, "time                  %s\n", timeLine(st))
+	// A message raised on several structures at a location is one line.
 	var msgs []string
 	for _, l := range res.Locations {
-		for _, m := range l.Messages {
-			msgs = append(msgs, fmt.Sprintf("  %s: %s (action %s)", l.Label, driver.OneLine(m.Text), m.Action))
+		for _, g := range l.MessageGroups() {
+			msgs = append(msgs, fmt.Sprintf("  %s: %s (action %s)%s", l.Label, driver.OneLine(g.Text), g.Action, structuresNote(len(g.Messages))))
 		}
 	}
 	if len(msgs) > 0 {
@@ -71,4 +70,27 @@ func explored(res *driver.Result) string {
 	st := res.Stats
 	return fmt.Sprintf("explored: %d structures at %d of %d locations (%d examined, %d iterations, %d messages) in %.3fs; the outputs hold these",
 		st.Stored, reached, len(res.Locations), st.Examined, st.Iterations, st.Messages, st.Elapsed.Seconds())
+}
+
+// structuresNote says on how many structures a message was raised, when
+// more than one.
+func structuresNote(n int) string {
+	if n < 2 {
+		return ""
+	}
+	return fmt.Sprintf(" (%d structures)", n)
+}
+
+// timeLine is the run's time and its phases'. Focus, Coerce, Update and
+// Blur run on the workers, so their times are summed over them and, with
+// two or more, may add up to more than the total: the label says so.
+// Join runs in order on one goroutine.
+func timeLine(st driver.Stats) string {
+	over := "on 1 worker"
+	if st.Workers > 1 {
+		over = fmt.Sprintf("summed over %d workers", st.Workers)
+	}
+	return fmt.Sprintf("%.3fs (%s: focus %.3f, coerce %.3f, update %.3f, blur %.3f; join %.3f)",
+		st.Elapsed.Seconds(), over, st.FocusTime.Seconds(), st.CoerceTime.Seconds(), st.UpdateTime.Seconds(),
+		st.BlurTime.Seconds(), st.JoinTime.Seconds())
 }

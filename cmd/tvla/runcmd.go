@@ -93,10 +93,10 @@ prints those that held as TVP declarations to paste into a model
 (--soft-invariants-out FILE writes them to FILE); the JSON summary has them
 under soft_invariants.`,
 		Example: `  tvla run programs/stack/stack.tvp --collapse-threads
-  tvla run reverse.tvp sll.tvs --join rel --tvs out.tvs --json summary.json
-  tvla run stack.tvp stack.tvs -D GNUM=2 --props stack.properties
-  tvla run merge.tvp --timeout 30s --max-memory 2GiB --json summary.json
-  tvla run reverse.tvp --join conc --copies 4 --tvs concrete.tvs
+  tvla run programs/sll/reverse.tvp programs/sll/lists_x.tvs --join rel --tvs out.tvs --json summary.json
+  tvla run programs/stack/stack.tvp programs/stack/stack.tvs -D THREADS=2 --props programs/stack/tvla.properties
+  tvla run programs/sll/merge.tvp --timeout 30s --max-memory 2GiB --json summary.json
+  tvla run programs/sll/reverse.tvp --join conc --copies 4 --tvs concrete.tvs
   tvla run programs/stack/stack.tvp -D THREADS=2 --nonabs 'r_by[spec]'
   tvla run programs/stack/stack.tvp --collapse-threads -D NO_SOFT_INVARIANTS --soft-invariants report`,
 		Args: cobra.MinimumNArgs(1),

@@ -19,10 +19,16 @@ var updateSoft = flag.Bool("update-soft", false, "rewrite testdata/soft/*.golden
 // toggle is the tiny collapsed thread model of the soft-invariant tests.
 var toggle = filepath.Join("testdata", "soft", "toggle.tvp")
 
-// maskSeconds replaces the times of a run's output by T.
-var seconds = regexp.MustCompile(`[0-9]+\.[0-9]{3}s?`)
+// maskSeconds replaces the times of a run's output by T, and the number
+// of workers of the time line (one per CPU) by N.
+var (
+	seconds = regexp.MustCompile(`[0-9]+\.[0-9]{3}s?`)
+	workers = regexp.MustCompile(`\((on 1 worker|summed over [0-9]+ workers):`)
+)
 
-func maskSeconds(s string) string { return seconds.ReplaceAllString(s, "T") }
+func maskSeconds(s string) string {
+	return workers.ReplaceAllString(seconds.ReplaceAllString(s, "T"), "(over N workers:")
+}
 
 // The collapsed toggle model fails without soft invariants (4 false
 // alarms at c, where q is p but nothing says so); round 1 of the

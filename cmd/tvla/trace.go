@@ -11,13 +11,19 @@ import (
 
 // printTraces writes, for every message, a shortest abstract trace from an
 // input structure: each step's location, the action that led there, and
-// the predicates whose values changed on the way.
+// the predicates whose values changed on the way. A message raised on
+// several structures at a location gets one trace, its first's.
 func printTraces(w io.Writer, res *driver.Result) {
 	n := 0
 	for _, l := range res.Locations {
-		for _, m := range l.Messages {
+		for _, g := range l.MessageGroups() {
+			m := g.Messages[0]
 			n++
-			fmt.Fprintf(w, "\ntrace %d: %q at %s\n", n, driver.OneLine(m.Text), l.Label)
+			note := ""
+			if len(g.Messages) > 1 {
+				note = fmt.Sprintf(" (%d structures; the first's trace)", len(g.Messages))
+			}
+			fmt.Fprintf(w, "\ntrace %d: %q at %s%s\n", n, driver.OneLine(m.Text), l.Label, note)
 			steps := res.Trace(m)
 			for i, st := range steps {
 				switch {

@@ -1,0 +1,58 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// twice.tvp raises "some x" at L1 on two structures in one application
+// (Focus splits a summary individual on x).
+const twiceProgram = "testdata/messages/twice.tvp"
+
+// --max-messages N reports exactly N messages (issue 19: 1 reported 4,
+// all from the application that reached the limit), with exit 1.
+func TestMaxMessagesReportsExactlyN(t *testing.T) {
+	for _, args := range [][]string{
+		{"run", twiceProgram, "--max-messages", "1", "--json", "-", "-q"},
+		{"run", "../../programs/stack/stack.tvp", "--collapse-threads", "-D", "BUG_POP_WRONG_VALUE", "--max-messages", "1", "--json", "-", "-q"},
+	} {
+		s := runSummary(t, exitMessages, args...)
+		n := 0
+		for _, l := range s.Locations {
+			n += l.Messages
+		}
+		if s.Messages != 1 || n != 1 || len(s.MessageGroups) != 1 || s.MessageGroups[0].Structures != 1 {
+			t.Errorf("%v: %d messages, %d by location, groups %+v; want exactly 1", args, s.Messages, n, s.MessageGroups)
+		}
+		if !s.Incomplete || !strings.Contains(s.StopReason, "message limit (1)") {
+			t.Errorf("%v: incomplete %v, stop reason %q", args, s.Incomplete, s.StopReason)
+		}
+	}
+}
+
+// A message raised on several structures at one location is printed once
+// with their number, and gets one trace; the counts stay TVLA's (once per
+// structure).
+func TestSameMessagePrintedOnceWithCount(t *testing.T) {
+	code, out, errOut := runCLI("run", twiceProgram, "--trace", "-q")
+	if code != exitMessages {
+		t.Fatalf("exit %d, want 1 (stderr %q)", code, errOut)
+	}
+	line := "  L1: some x (action Look()) (2 structures)\n"
+	if strings.Count(out, "some x (action") != 1 || !strings.Contains(out, line) {
+		t.Errorf("the message is not printed once as %q:\n%s", line, out)
+	}
+	if !strings.Contains(out, "messages              2\n") || !strings.Contains(out, "not verified: 2 message(s) raised") {
+		t.Errorf("the count of messages changed:\n%s", out)
+	}
+	if strings.Count(out, "\ntrace ") != 1 || !strings.Contains(out, `trace 1: "some x" at L1 (2 structures; the first's trace)`) {
+		t.Errorf("want one trace for the two structures:\n%s", out)
+	}
+	s := runSummary(t, exitMessages, "run", twiceProgram, "--json", "-", "-q")
+	if s.Messages != 2 || s.Locations[0].Messages != 2 || len(s.MessageGroups) != 1 {
+		t.Fatalf("JSON: %d messages, %d at %s, groups %+v", s.Messages, s.Locations[0].Messages, s.Locations[0].Label, s.MessageGroups)
+	}
+	if g := s.MessageGroups[0]; g.Location != "L1" || g.Text != "some x" || g.Action != "Look()" || g.Structures != 2 {
+		t.Errorf("JSON group %+v", g)
+	}
+}
