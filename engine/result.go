@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/tvla-go/tvla/tvl"
@@ -107,6 +108,20 @@ type Result struct {
 	DiscardedInputs []DiscardedInput
 	sets            map[string]*StructureSet
 	arrivals        *arrivalLog
+}
+
+// TimeLine is the run's time and its phases', as the reports print it.
+// Focus, Coerce, Update and Blur run on the workers, so their times are
+// summed over them and, with two or more, may add up to more than the
+// total: the label says so. Join runs in order on one goroutine.
+func (s Stats) TimeLine() string {
+	over := "on 1 worker"
+	if s.Workers > 1 {
+		over = fmt.Sprintf("summed over %d workers", s.Workers)
+	}
+	return fmt.Sprintf("%.3fs (%s: focus %.3f, coerce %.3f, update %.3f, blur %.3f; join %.3f)",
+		s.Elapsed.Seconds(), over, s.FocusTime.Seconds(), s.CoerceTime.Seconds(), s.UpdateTime.Seconds(),
+		s.BlurTime.Seconds(), s.JoinTime.Seconds())
 }
 
 // DiscardedInput is an input structure Coerce found inconsistent: its

@@ -12,7 +12,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/tvla-go/tvla/engine"
 	"github.com/tvla-go/tvla/model"
@@ -94,8 +93,7 @@ func (v *Views) WriteHTML(w io.Writer, info Info) error {
 		{"constraint breaches", fmt.Sprint(st.Breaches)},
 		{"iterations", fmt.Sprint(st.Iterations)},
 		{"messages", fmt.Sprint(st.Messages)},
-		{"time", fmt.Sprintf("%.3fs (focus %s, coerce %s, update %s, blur %s, join %s)",
-			st.Elapsed.Seconds(), secs(st.FocusTime), secs(st.CoerceTime), secs(st.UpdateTime), secs(st.BlurTime), secs(st.JoinTime))},
+		{"time", st.TimeLine()},
 	}
 	if res.Incomplete {
 		d.Stats = append(d.Stats, Field{"stopped early", res.StopReason})
@@ -147,8 +145,6 @@ func WriteHTML(ctx context.Context, w io.Writer, prog *model.Program, res *engin
 	}
 	return v.WriteHTML(w, info)
 }
-
-func secs(d time.Duration) string { return fmt.Sprintf("%.3f", d.Seconds()) }
 
 var (
 	svgComment = regexp.MustCompile(`(?s)<!--.*?-->\n?`)

@@ -35,6 +35,12 @@ func TestHTMLReport(t *testing.T) {
 	}
 	page := buf.String()
 
+	// The time line labels the phases as the table does (issue 19): they
+	// are summed over the workers.
+	if !regexp.MustCompile(`\d\.\d{3}s \((on 1 worker|summed over \d+ workers): focus `).MatchString(page) {
+		t.Error("the report's time line does not say how the phase times add up")
+	}
+
 	// Self-contained: nothing to fetch.
 	for _, bad := range []string{"<link", " src=", "@import", "url(", "https://", "<!DOCTYPE svg", "<?xml"} {
 		if strings.Contains(page, bad) {

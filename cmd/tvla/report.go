@@ -30,7 +30,7 @@ func printTable(w io.Writer, res *driver.Result, constraints int) {
 	fmt.Fprintf(w, "constraint breaches   %d\n", st.Breaches)
 	fmt.Fprintf(w, "iterations            %d\n", st.Iterations)
 	fmt.Fprintf(w, "messages              %d\n", st.Messages)
-	fmt.Fprintf(w, "time                  %s\n", timeLine(st))
+	fmt.Fprintf(w, "time                  %s\n", st.TimeLine())
 	// A message raised on several structures at a location is one line.
 	var msgs []string
 	for _, l := range res.Locations {
@@ -79,18 +79,4 @@ func structuresNote(n int) string {
 		return ""
 	}
 	return fmt.Sprintf(" (%d structures)", n)
-}
-
-// timeLine is the run's time and its phases'. Focus, Coerce, Update and
-// Blur run on the workers, so their times are summed over them and, with
-// two or more, may add up to more than the total: the label says so.
-// Join runs in order on one goroutine.
-func timeLine(st driver.Stats) string {
-	over := "on 1 worker"
-	if st.Workers > 1 {
-		over = fmt.Sprintf("summed over %d workers", st.Workers)
-	}
-	return fmt.Sprintf("%.3fs (%s: focus %.3f, coerce %.3f, update %.3f, blur %.3f; join %.3f)",
-		st.Elapsed.Seconds(), over, st.FocusTime.Seconds(), st.CoerceTime.Seconds(), st.UpdateTime.Seconds(),
-		st.BlurTime.Seconds(), st.JoinTime.Seconds())
 }
