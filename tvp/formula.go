@@ -100,6 +100,14 @@ func (p *parser) expect(k Kind, what string) (Token, error) {
 		if what == "" {
 			what = "'" + k.String() + "'"
 		}
+		if p.at > 0 {
+			// What was expected belongs to the construct the previous
+			// token is in: when that is in another file (an #include'd
+			// one that ends too soon), the fault is at its end.
+			if prev := p.toks[p.at-1]; prev.Pos.File != t.Pos.File {
+				return t, p.errorf(prev, "expected %s before the end of %s, found %s at %s", what, prev.Pos.File, t, t.Pos)
+			}
+		}
 		return t, p.errorf(t, "expected %s, found %s", what, t)
 	}
 	return p.next(), nil
