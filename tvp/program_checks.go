@@ -124,6 +124,7 @@ func (pp *progParser) checkFormula(f logic.Formula, free []logic.Var, at Pos, wh
 	// quantifier costs its own variables, whatever the depth.
 	bound := map[logic.Var]int{}
 	inFree := map[logic.Var]bool{}
+	reported := map[logic.Var]bool{} // unbound variables reported
 	for _, v := range free {
 		inFree[v] = true
 	}
@@ -132,9 +133,18 @@ func (pp *progParser) checkFormula(f logic.Formula, free []logic.Var, at Pos, wh
 			return
 		}
 		for _, v := range vs {
-			if bound[v] > 0 || inFree[v] {
+			if bound[v] > 0 || inFree[v] || reported[v] {
 				continue
 			}
+			// One error per unbound variable: at its first use in the
+			// formula, and once for a formula read several times (a
+			// foreach body, per member).
+			reported[v] = true
+			key := pos(node).String() + "\x00" + string(v)
+			if pp.unboundSeen[key] {
+				continue
+			}
+			pp.unboundSeen[key] = true
 			if where != "" {
 				pp.typeError(pos(node), "unbound variable %s in %s", v, where)
 			} else {

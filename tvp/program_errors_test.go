@@ -189,6 +189,12 @@ main.tvp:7:5: variable v appears twice on the left of an update
 main.tvp:8:5: predicate x has arity 1 but its update has 2 variables
 main.tvp:9:5: the summary predicate sm cannot be updated
 main.tvp:10:12: unbound variable w in the update of x`},
+	{name: "one unbound variable, used twice in a foreach body of three members, is one error (issue 19)",
+		main: "%s S {a, b, c}\nforeach (p in S) {\n  %p p(v)\n}\n%p x(v)\n%%\n%action Set() {\n  { foreach (p in S) { p(v) = x(w) & x(w) } }\n}\n%%\nL1 Set() L2\n",
+		want: `main.tvp:8:31: unbound variable w in the update of a`},
+	{name: "one unbound variable used four times in a definition is one error (issue 19)",
+		main: "%p x(v)\n%p n(v1, v2)\n%i r(v) = x(w) & x(w) & n(w, v) & w == v\n%%\n%%\n",
+		want: `main.tvp:3:11: unbound variable w in the definition of r`},
 	{name: "errors that depend on the arguments",
 		main: "%s Vars {x, y}\nforeach (p in Vars) {\n  %p p(v)\n}\n%%\n%action Copy(lhs, rhs) {\n  %t lhs + \" = \" + rhs\n  {\n    lhs(v) = rhs(v)\n  }\n}\n%%\nL1 Copy(x, z) L2\nL2 Copy(q, y) L3\nL3 Copy(x, z) L4\n",
 		want: `main.tvp:9:5: update of undeclared predicate q (in Copy(q, y), used at main.tvp:14:4)
