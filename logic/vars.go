@@ -5,72 +5,264 @@ import (
 )
 
 // FreeVars lists the free variables of f in order of first appearance
-// (left to right as printed), without repetition.
+// (left to right as printed), without repetition. It visits each node of
+// f once.
 func FreeVars(f Formula) []Var {
 	var out []Var
 	seen := map[Var]bool{}
-	collectFree(f, nil, func(v Var) {
+	w := freeWalker{emit: func(v Var) {
 		if !seen[v] {
 			seen[v] = true
 			out = append(out, v)
 		}
-	})
+	}}
+	w.walk(f)
 	return out
 }
 
 // IsFree reports whether v occurs free in f.
 func IsFree(f Formula, v Var) bool {
 	found := false
-	collectFree(f, nil, func(w Var) {
+	w := freeWalker{emit: func(w Var) {
 		if w == v {
 			found = true
 		}
-	})
+	}}
+	w.walk(f)
 	return found
 }
 
-// collectFree reports every free occurrence, with bound listing the
-// variables bound by enclosing quantifiers.
-func collectFree(f Formula, bound []Var, emit func(Var)) {
-	isBound := func(v Var) bool {
-		for i := len(bound) - 1; i >= 0; i-- {
-			if bound[i] == v {
-				return true
-			}
-		}
-		return false
+// visits, when not nil, counts the formula nodes that free-variable
+// computations visit (CountVisits).
+var visits *int64
+
+// CountVisits makes FreeVars, IsFree and FreeVarsMemo add to *n the
+// number of formula nodes they visit, until the returned function is
+// called. It is a hook for tests that check that loading a deeply nested
+// formula computes its free variables a bounded number of times; it is
+// not safe while formulas are being read on other goroutines.
+func CountVisits(n *int64) (stop func()) {
+	visits = n
+	return func() { visits = nil }
+}
+
+// freeWalker reports every free occurrence of a variable. bound counts
+// how many enclosing quantifiers bind each variable, so that entering and
+// leaving a quantifier costs its own variables only, whatever the depth.
+type freeWalker struct {
+	bound map[Var]int
+	emit  func(Var)
+}
+
+func (w *freeWalker) use(v Var) {
+	if w.bound[v] == 0 {
+		w.emit(v)
 	}
-	use := func(vs ...Var) {
-		for _, v := range vs {
-			if !isBound(v) {
-				emit(v)
-			}
-		}
+}
+
+func (w *freeWalker) enter(vs ...Var) {
+	if w.bound == nil {
+		w.bound = map[Var]int{}
+	}
+	for _, v := range vs {
+		w.bound[v]++
+	}
+}
+
+func (w *freeWalker) leave(vs ...Var) {
+	for _, v := range vs {
+		w.bound[v]--
+	}
+}
+
+func (w *freeWalker) walk(f Formula) {
+	if visits != nil {
+		*visits++
 	}
 	switch g := f.(type) {
 	case *Const:
 	case *Atom:
-		use(g.Args...)
+		for _, v := range g.Args {
+			w.use(v)
+		}
 	case *Equal:
-		use(g.Left, g.Right)
+		w.use(g.Left)
+		w.use(g.Right)
 	case *Closure:
-		use(g.From, g.To)
+		w.use(g.From)
+		w.use(g.To)
 	case *Not:
-		collectFree(g.Sub, bound, emit)
+		w.walk(g.Sub)
 	case *Binary:
-		collectFree(g.Left, bound, emit)
-		collectFree(g.Right, bound, emit)
+		w.walk(g.Left)
+		w.walk(g.Right)
 	case *If:
-		collectFree(g.Cond, bound, emit)
-		collectFree(g.Then, bound, emit)
-		collectFree(g.Else, bound, emit)
+		w.walk(g.Cond)
+		w.walk(g.Then)
+		w.walk(g.Else)
 	case *Quant:
-		collectFree(g.Body, append(bound[:len(bound):len(bound)], g.Vars...), emit)
+		w.enter(g.Vars...)
+		w.walk(g.Body)
+		w.leave(g.Vars...)
 	case *TC:
 		// The closure's own variables are written before the body.
-		use(g.From, g.To)
-		collectFree(g.Body, append(bound[:len(bound):len(bound)], g.Sub1, g.Sub2), emit)
+		w.use(g.From)
+		w.use(g.To)
+		w.enter(g.Sub1, g.Sub2)
+		w.walk(g.Body)
+		w.leave(g.Sub1, g.Sub2)
 	}
+}
+
+// FreeVarsMemo gives the free variables of the subformulas of some
+// formulas, computing each node's once, bottom up from its children's:
+// a recursive compiler that needs the free variables at every level of a
+// deeply nested formula then does work linear in its size, where calling
+// FreeVars at every level would be quadratic. The zero value is ready to
+// use. The slices it returns are shared: do not modify them.
+type FreeVarsMemo struct {
+	m map[Formula][]Var
+}
+
+// Of returns FreeVars(f).
+func (m *FreeVarsMemo) Of(f Formula) []Var {
+	if vs, ok := m.m[f]; ok {
+		return vs
+	}
+	if m.m == nil {
+		m.m = map[Formula][]Var{}
+	}
+	// Children first, without recursion on the way down, so that a
+	// formula nested a hundred thousand deep costs no deep Go stack here.
+	stack := []Formula{f}
+	for len(stack) > 0 {
+		g := stack[len(stack)-1]
+		if _, ok := m.m[g]; ok {
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		pending := len(stack)
+		for _, c := range children(g) {
+			if _, ok := m.m[c]; !ok {
+				stack = append(stack, c)
+			}
+		}
+		if len(stack) > pending {
+			continue
+		}
+		stack = stack[:len(stack)-1]
+		m.m[g] = m.compute(g)
+	}
+	return m.m[f]
+}
+
+// children lists f's direct subformulas.
+func children(f Formula) []Formula {
+	switch g := f.(type) {
+	case *Not:
+		return []Formula{g.Sub}
+	case *Binary:
+		return []Formula{g.Left, g.Right}
+	case *If:
+		return []Formula{g.Cond, g.Then, g.Else}
+	case *Quant:
+		return []Formula{g.Body}
+	case *TC:
+		return []Formula{g.Body}
+	}
+	return nil
+}
+
+// compute gives f's free variables from its children's, in FreeVars's
+// order (first appearance as printed).
+func (m *FreeVarsMemo) compute(f Formula) []Var {
+	if visits != nil {
+		*visits++
+	}
+	switch g := f.(type) {
+	case *Atom:
+		return unionVars(g.Args)
+	case *Equal:
+		return unionVars([]Var{g.Left, g.Right})
+	case *Closure:
+		return unionVars([]Var{g.From, g.To})
+	case *Not:
+		return m.m[g.Sub]
+	case *Binary:
+		return unionVars(m.m[g.Left], m.m[g.Right])
+	case *If:
+		return unionVars(m.m[g.Cond], m.m[g.Then], m.m[g.Else])
+	case *Quant:
+		return without(m.m[g.Body], g.Vars...)
+	case *TC:
+		return unionVars([]Var{g.From, g.To}, without(m.m[g.Body], g.Sub1, g.Sub2))
+	}
+	return nil
+}
+
+// unionVars concatenates lists, keeping each variable's first occurrence;
+// a single list without repetitions is returned as it is.
+func unionVars(lists ...[]Var) []Var {
+	var out []Var
+	n := 0
+	for _, l := range lists {
+		n += len(l)
+	}
+	if n == 0 {
+		return nil
+	}
+	if n <= 8 {
+		for _, l := range lists {
+			for _, v := range l {
+				if !containsVar(out, v) {
+					out = append(out, v)
+				}
+			}
+		}
+	} else {
+		seen := make(map[Var]bool, n)
+		for _, l := range lists {
+			for _, v := range l {
+				if !seen[v] {
+					seen[v] = true
+					out = append(out, v)
+				}
+			}
+		}
+	}
+	if len(lists) == 1 && len(out) == len(lists[0]) {
+		return lists[0]
+	}
+	return out
+}
+
+// without returns vs minus drop, vs itself when nothing is dropped.
+func without(vs []Var, drop ...Var) []Var {
+	keep := 0
+	for _, v := range vs {
+		if !containsVar(drop, v) {
+			keep++
+		}
+	}
+	if keep == len(vs) {
+		return vs
+	}
+	out := make([]Var, 0, keep)
+	for _, v := range vs {
+		if !containsVar(drop, v) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+func containsVar(vs []Var, v Var) bool {
+	for _, w := range vs {
+		if w == v {
+			return true
+		}
+	}
+	return false
 }
 
 // allVars collects every variable name in f, free or bound.
@@ -116,6 +308,7 @@ func Rename(f Formula, sub map[Var]Var) Formula {
 type renamer struct {
 	used map[Var]bool
 	next int
+	free FreeVarsMemo // of f's subformulas, for bind
 }
 
 // fresh returns a variable name not used anywhere so far. The '$' keeps it
@@ -195,7 +388,7 @@ func (r *renamer) bind(bound []Var, body Formula, sub map[Var]Var) ([]Var, map[V
 	// Targets of substitutions that really happen inside body.
 	targets := map[Var]bool{}
 	for k, v := range inner {
-		if IsFree(body, k) {
+		if containsVar(r.free.Of(body), k) {
 			targets[v] = true
 		}
 	}

@@ -186,39 +186,76 @@ func hornClosure(body, head logic.Formula, v *Vocabulary, closure Closure) []Con
 // stripExists removes existential quantifiers at the top of f and inside
 // its top-level conjunctions, renaming their variables away from keep.
 func stripExists(f logic.Formula, keep []logic.Var) logic.Formula {
+	s := stripper{keep: map[logic.Var]int{}}
+	s.push(keep)
+	return s.strip(f)
+}
+
+// stripper holds what stripExists needs at each level: the variables to
+// keep as a counted set (entered and left as the recursion goes, so a
+// level costs its own variables only) and the free variables of every
+// subformula, each computed once.
+type stripper struct {
+	keep map[logic.Var]int
+	free logic.FreeVarsMemo
+}
+
+func (s *stripper) push(vs []logic.Var) {
+	for _, v := range vs {
+		s.keep[v]++
+	}
+}
+
+func (s *stripper) pop(vs []logic.Var) {
+	for _, v := range vs {
+		s.keep[v]--
+	}
+}
+
+func (s *stripper) strip(f logic.Formula) logic.Formula {
 	switch g := f.(type) {
 	case *logic.Quant:
 		if g.Kind != logic.Exists {
 			return f
 		}
-		avoid := map[logic.Var]bool{}
-		for _, k := range keep {
-			avoid[k] = true
+		// The variables to avoid: those kept, those free in f, and the
+		// bound ones placed so far.
+		free := map[logic.Var]bool{}
+		for _, fv := range s.free.Of(f) {
+			free[fv] = true
 		}
-		for _, fv := range logic.FreeVars(f) {
-			avoid[fv] = true
-		}
+		placed := map[logic.Var]bool{}
+		avoid := func(v logic.Var) bool { return s.keep[v] > 0 || free[v] || placed[v] }
 		sub := map[logic.Var]logic.Var{}
 		for _, b := range g.Vars {
-			if avoid[b] {
+			if avoid(b) {
 				n := b
-				for i := 1; avoid[n]; i++ {
+				for i := 1; avoid(n); i++ {
 					n = logic.Var(fmt.Sprintf("%s_%d", b, i))
 				}
 				sub[b] = n
-				avoid[n] = true
+				placed[n] = true
 			} else {
-				avoid[b] = true
+				placed[b] = true
 			}
 		}
 		body := logic.Rename(g.Body, sub)
-		return stripExists(body, append(keep, logic.FreeVars(body)...))
+		fv := s.free.Of(body)
+		s.push(fv)
+		defer s.pop(fv)
+		return s.strip(body)
 	case *logic.Binary:
 		if g.Op != logic.And {
 			return f
 		}
-		l := stripExists(g.Left, append(keep, logic.FreeVars(g.Right)...))
-		r := stripExists(g.Right, append(keep, logic.FreeVars(l)...))
+		fr := s.free.Of(g.Right)
+		s.push(fr)
+		l := s.strip(g.Left)
+		s.pop(fr)
+		fl := s.free.Of(l)
+		s.push(fl)
+		r := s.strip(g.Right)
+		s.pop(fl)
 		return &logic.Binary{Op: logic.And, Left: l, Right: r}
 	}
 	return f

@@ -372,70 +372,89 @@ func canonical(f logic.Formula) (string, []logic.Var) {
 	}
 	var b strings.Builder
 	bound := 0
-	var walk func(g logic.Formula, names map[logic.Var]logic.Var)
-	name := func(v logic.Var, names map[logic.Var]logic.Var) string {
+	// names maps each variable in scope to its canonical name; a
+	// quantifier binds its variables for its body and then restores what
+	// they named outside, so entering one costs its own variables only.
+	names := sub
+	name := func(v logic.Var) string {
 		if n, ok := names[v]; ok {
 			return string(n)
 		}
 		return "?" + string(v)
 	}
-	bind := func(vs []logic.Var, names map[logic.Var]logic.Var) map[logic.Var]logic.Var {
-		inner := make(map[logic.Var]logic.Var, len(names)+len(vs))
-		for k, v := range names {
-			inner[k] = v
-		}
-		for _, v := range vs {
-			inner[v] = logic.Var(fmt.Sprintf("@%d", bound))
+	type saved struct {
+		v      logic.Var
+		n      logic.Var
+		hadOld bool
+	}
+	bind := func(vs []logic.Var) []saved {
+		undo := make([]saved, len(vs))
+		for i, v := range vs {
+			old, ok := names[v]
+			undo[i] = saved{v, old, ok}
+			names[v] = logic.Var(fmt.Sprintf("@%d", bound))
 			bound++
 		}
-		return inner
+		return undo
 	}
-	walk = func(g logic.Formula, names map[logic.Var]logic.Var) {
+	unbind := func(undo []saved) {
+		for i := len(undo) - 1; i >= 0; i-- {
+			if u := undo[i]; u.hadOld {
+				names[u.v] = u.n
+			} else {
+				delete(names, u.v)
+			}
+		}
+	}
+	var walk func(g logic.Formula)
+	walk = func(g logic.Formula) {
 		switch h := g.(type) {
 		case *logic.Const:
 			b.WriteString(h.Value.String())
 		case *logic.Atom:
 			b.WriteString(h.Pred + "(")
 			for _, a := range h.Args {
-				b.WriteString(name(a, names) + ",")
+				b.WriteString(name(a) + ",")
 			}
 			b.WriteString(")")
 		case *logic.Equal:
-			b.WriteString("(" + name(h.Left, names) + "==" + name(h.Right, names) + ")")
+			b.WriteString("(" + name(h.Left) + "==" + name(h.Right) + ")")
 		case *logic.Closure:
-			fmt.Fprintf(&b, "%s%v(%s,%s)", h.Pred, h.Reflexive, name(h.From, names), name(h.To, names))
+			fmt.Fprintf(&b, "%s%v(%s,%s)", h.Pred, h.Reflexive, name(h.From), name(h.To))
 		case *logic.Not:
 			b.WriteString("!")
-			walk(h.Sub, names)
+			walk(h.Sub)
 		case *logic.Binary:
 			fmt.Fprintf(&b, "(%d ", h.Op)
-			walk(h.Left, names)
+			walk(h.Left)
 			b.WriteString(" ")
-			walk(h.Right, names)
+			walk(h.Right)
 			b.WriteString(")")
 		case *logic.If:
 			b.WriteString("(?")
-			walk(h.Cond, names)
-			walk(h.Then, names)
-			walk(h.Else, names)
+			walk(h.Cond)
+			walk(h.Then)
+			walk(h.Else)
 			b.WriteString(")")
 		case *logic.Quant:
-			inner := bind(h.Vars, names)
+			undo := bind(h.Vars)
 			fmt.Fprintf(&b, "(Q%d", h.Kind)
 			for _, v := range h.Vars {
-				b.WriteString(" " + string(inner[v]))
+				b.WriteString(" " + string(names[v]))
 			}
 			b.WriteString(" ")
-			walk(h.Body, inner)
+			walk(h.Body)
 			b.WriteString(")")
+			unbind(undo)
 		case *logic.TC:
-			outer := name(h.From, names) + "," + name(h.To, names)
-			inner := bind([]logic.Var{h.Sub1, h.Sub2}, names)
-			fmt.Fprintf(&b, "(TC %s %s,%s ", outer, inner[h.Sub1], inner[h.Sub2])
-			walk(h.Body, inner)
+			outer := name(h.From) + "," + name(h.To)
+			undo := bind([]logic.Var{h.Sub1, h.Sub2})
+			fmt.Fprintf(&b, "(TC %s %s,%s ", outer, names[h.Sub1], names[h.Sub2])
+			walk(h.Body)
 			b.WriteString(")")
+			unbind(undo)
 		}
 	}
-	walk(f, sub)
+	walk(f)
 	return b.String(), free
 }

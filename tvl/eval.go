@@ -150,6 +150,7 @@ type compiler struct {
 	scope map[logic.Var]int
 	slots int
 	tcs   int
+	free  logic.FreeVarsMemo // of the subformulas, each computed once
 }
 
 func (c *compiler) newSlot() int {
@@ -437,7 +438,7 @@ func (c *compiler) tc(g *logic.TC) (evalNode, error) {
 	// The matrix depends on the assignment only through the body's other
 	// free variables; without any it is computed once per structure.
 	shared := true
-	for _, v := range logic.FreeVars(g.Body) {
+	for _, v := range c.free.Of(g.Body) {
 		if v != g.Sub1 && v != g.Sub2 {
 			shared = false
 		}

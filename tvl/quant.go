@@ -50,13 +50,28 @@ type quantNode struct {
 func (c *compiler) quant(g *logic.Quant) (evalNode, error) {
 	// E x. E y. f and A x. A y. f are one loop nest.
 	vars := append([]logic.Var(nil), g.Vars...)
+	var seen map[logic.Var]bool // vars as a set, once the nest is deep
 	body := g.Body
 	for {
 		inner, ok := body.(*logic.Quant)
-		if !ok || inner.Kind != g.Kind || overlaps(vars, inner.Vars) {
+		if !ok || inner.Kind != g.Kind {
+			break
+		}
+		if len(vars) > 8 && seen == nil {
+			seen = map[logic.Var]bool{}
+			for _, v := range vars {
+				seen[v] = true
+			}
+		}
+		if seen == nil && overlaps(vars, inner.Vars) || seen != nil && anyIn(seen, inner.Vars) {
 			break
 		}
 		vars = append(vars, inner.Vars...)
+		for _, v := range inner.Vars {
+			if seen != nil {
+				seen[v] = true
+			}
+		}
 		body = inner.Body
 	}
 	if len(vars) == 0 {
@@ -65,11 +80,16 @@ func (c *compiler) quant(g *logic.Quant) (evalNode, error) {
 	// E x. (f | g) is E x. f | E x. g, and A x. f is !E x. !f: each
 	// disjunct gets a loop nest of its own, with generators from its own
 	// atoms, where the whole body would leave every variable unguarded.
-	split := body
-	if g.Kind == logic.Forall {
-		split = logic.NNF(logic.NewNot(body))
+	// Only bodies that may split are put in negation normal form: doing
+	// it at every level of a deep nest would be quadratic.
+	var ds []logic.Formula
+	switch {
+	case g.Kind == logic.Exists:
+		ds = logic.Disjuncts(body, maxQuantDisjuncts)
+	case mightSplit(body, true):
+		ds = logic.Disjuncts(logic.NNF(logic.NewNot(body)), maxQuantDisjuncts)
 	}
-	if ds := logic.Disjuncts(split, maxQuantDisjuncts); len(ds) > 1 {
+	if len(ds) > 1 {
 		var f logic.Formula = &logic.Quant{Kind: logic.Exists, Vars: vars, Body: ds[0]}
 		for _, d := range ds[1:] {
 			f = &logic.Binary{Op: logic.Or, Left: f, Right: &logic.Quant{Kind: logic.Exists, Vars: vars, Body: d}}
@@ -89,7 +109,7 @@ func (c *compiler) quant(g *logic.Quant) (evalNode, error) {
 		}
 		uses := make([][]logic.Var, len(conj))
 		for i, f := range conj {
-			for _, v := range logic.FreeVars(f) {
+			for _, v := range c.free.Of(f) {
 				if _, ok := slotOf[v]; ok {
 					uses[i] = append(uses[i], v)
 				}
@@ -121,18 +141,50 @@ func (c *compiler) quant(g *logic.Quant) (evalNode, error) {
 		if q.pre, err = place(); err != nil {
 			return nil, err
 		}
-		remaining := append([]logic.Var(nil), vars...)
-		for len(remaining) > 0 {
-			pick, lvl := 0, quantLevel{gen: genAll}
+		// Only a variable an atom or equality conjunct mentions can have
+		// a generator: skipping the others keeps a nest of thousands of
+		// quantified variables that the body hardly uses cheap to plan.
+		mentioned := map[logic.Var]bool{}
+		for _, f := range conj {
+			switch a := f.(type) {
+			case *logic.Atom:
+				for _, v := range a.Args {
+					mentioned[v] = true
+				}
+			case *logic.Equal:
+				mentioned[a.Left], mentioned[a.Right] = true, true
+			}
+		}
+		// The variables left to place, in order: vars[head:] without the
+		// removed ones; cands are the mentioned ones among them.
+		removed := make([]bool, len(vars))
+		head := 0
+		var cands []int
+		for i, v := range vars {
+			if mentioned[v] {
+				cands = append(cands, i)
+			}
+		}
+		for left := len(vars); left > 0; left-- {
+			for removed[head] {
+				head++
+			}
+			pick, lvl := head, quantLevel{gen: genAll}
 			best := genAll
-			for i, v := range remaining {
-				l := c.generator(v, conj, slotOf, bound)
+			for _, i := range cands {
+				l := c.generator(vars[i], conj, slotOf, bound)
 				if l.gen != genAll && (best == genAll || rank(l.gen) < rank(best)) {
 					pick, lvl, best = i, l, l.gen
 				}
 			}
-			v := remaining[pick]
-			remaining = append(remaining[:pick], remaining[pick+1:]...)
+			removed[pick] = true
+			for k, i := range cands {
+				if i == pick {
+					cands = append(cands[:k], cands[k+1:]...)
+					break
+				}
+			}
+			v := vars[pick]
 			lvl.slot = slotOf[v]
 			bound[v] = true
 			if lvl.checks, err = place(); err != nil {
@@ -142,6 +194,41 @@ func (c *compiler) quant(g *logic.Quant) (evalNode, error) {
 		}
 		return q.eval, nil
 	})
+}
+
+// mightSplit is false only if logic.Disjuncts of logic.NNF(f), or of
+// logic.NNF(!f) when neg, is f alone: its top is no disjunction, and no
+// conjunction or existential quantifier over one. It looks no deeper than
+// Disjuncts would.
+func mightSplit(f logic.Formula, neg bool) bool {
+	switch g := f.(type) {
+	case *logic.Not:
+		return mightSplit(g.Sub, !neg)
+	case *logic.Binary:
+		switch g.Op {
+		case logic.And:
+			if neg {
+				return true // an |
+			}
+			return mightSplit(g.Left, false) || mightSplit(g.Right, false)
+		case logic.Or:
+			if !neg {
+				return true
+			}
+			return mightSplit(g.Left, true) || mightSplit(g.Right, true)
+		case logic.Implies: // !l | r
+			if !neg {
+				return true
+			}
+			return mightSplit(g.Left, false) || mightSplit(g.Right, true)
+		}
+		return true // <-> becomes & and | of implications
+	case *logic.Quant:
+		if (g.Kind == logic.Exists) != neg {
+			return mightSplit(g.Body, neg)
+		}
+	}
+	return false
 }
 
 // rank orders generators by how few candidates they usually give.
@@ -254,6 +341,15 @@ func allBound(vs []logic.Var, bound map[logic.Var]bool) bool {
 		}
 	}
 	return true
+}
+
+func anyIn(set map[logic.Var]bool, vs []logic.Var) bool {
+	for _, v := range vs {
+		if set[v] {
+			return true
+		}
+	}
+	return false
 }
 
 func overlaps(a, b []logic.Var) bool {

@@ -172,3 +172,22 @@ func TestCompiledEvaluationMatchesDefinitions(t *testing.T) {
 		})
 	}
 }
+
+// TestMightSplit checks that mightSplit, which spares the compiler a
+// negation normal form per universal quantifier, never says no where
+// the split would happen.
+func TestMightSplit(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 19))
+	for i := 0; i < 20000; i++ {
+		f := testgen.Formula(r, 5)
+		for _, neg := range []bool{false, true} {
+			g := f
+			if neg {
+				g = logic.NewNot(f)
+			}
+			if n := len(logic.Disjuncts(logic.NNF(g), 16)); n > 1 && !tvl.MightSplit(f, neg) {
+				t.Fatalf("mightSplit(%s, %v) = false, but it splits in %d", logic.String(f), neg, n)
+			}
+		}
+	}
+}

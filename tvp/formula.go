@@ -29,7 +29,16 @@ type parser struct {
 	// exceeded.
 	work      int
 	exhausted bool
+	// depth counts the formulas being parsed, one inside the other.
+	depth int
 }
+
+// maxNesting bounds how deeply formulas nest, counting quantifiers,
+// negations, TC and parentheses (E(v) (...) is two levels): the parser and
+// every pass over a formula recurse once per level. Loading is linear in
+// the depth (ten thousand quantifiers load in about a second), and no
+// sensible program comes near.
+const maxNesting = 20000
 
 // maxWork bounds the expansion of foreach bodies, set comprehensions,
 // composite formulas and actions, which can grow exponentially with
@@ -90,6 +99,14 @@ func (p *parser) expect(k Kind, what string) (Token, error) {
 	if t.Kind != k {
 		if what == "" {
 			what = "'" + k.String() + "'"
+		}
+		if p.at > 0 {
+			// What was expected belongs to the construct the previous
+			// token is in: when that is in another file (an #include'd
+			// one that ends too soon), the fault is at its end.
+			if prev := p.toks[p.at-1]; prev.Pos.File != t.Pos.File {
+				return t, p.errorf(prev, "expected %s before the end of %s, found %s at %s", what, prev.Pos.File, t, t.Pos)
+			}
 		}
 		return t, p.errorf(t, "expected %s, found %s", what, t)
 	}
@@ -180,6 +197,14 @@ func (p *parser) binaryFrom(min int) (logic.Formula, error) {
 
 func (p *parser) unary() (logic.Formula, error) {
 	t := p.peek()
+	switch t.Kind {
+	case NOT, EXISTS, FORALL, TCKW, LP:
+		p.depth++
+		defer func() { p.depth-- }()
+	}
+	if p.depth > maxNesting {
+		return nil, p.errorf(t, "formula nested too deeply: more than %d levels of quantifiers, negations and parentheses", maxNesting)
+	}
 	switch t.Kind {
 	case NOT:
 		p.next()

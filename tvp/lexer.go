@@ -317,6 +317,13 @@ func matchPercent(s string) (Kind, int) {
 	return PERCENT, 1
 }
 
+// singleOperators are the one-character punctuation tokens.
+var singleOperators = map[byte]Kind{
+	'(': LP, ')': RP, '[': LBR, ']': RBR, '{': LCBR, '}': RCBR, ',': COMMA,
+	':': COLON, '?': QMARK, '=': ASSIGN, '!': NOT, '&': AND, '|': OR,
+	'*': STAR, '+': PLUS, '-': MINUS, '/': COMBINE,
+}
+
 // matchOperator recognises punctuation. "->" and "<->" may have one space
 // inside ("- >", "< - >"), as in TVLA's scanner.
 func matchOperator(s string) (Kind, int) {
@@ -349,12 +356,7 @@ func matchOperator(s string) (Kind, int) {
 	if n := spaced("-", ">"); n > 0 {
 		return IMPLIES, n
 	}
-	single := map[byte]Kind{
-		'(': LP, ')': RP, '[': LBR, ']': RBR, '{': LCBR, '}': RCBR, ',': COMMA,
-		':': COLON, '?': QMARK, '=': ASSIGN, '!': NOT, '&': AND, '|': OR,
-		'*': STAR, '+': PLUS, '-': MINUS, '/': COMBINE,
-	}
-	if k, ok := single[s[0]]; ok {
+	if k, ok := singleOperators[s[0]]; ok {
 		return k, 1
 	}
 	return EOF, 0

@@ -53,7 +53,9 @@ type progParser struct {
 	globalM   []model.Message
 	errs      ErrorList
 	errSeen   map[string]bool // errors already reported, by position and text
-	warned    map[string]bool
+	// unboundSeen: unbound variables reported, by position and name.
+	unboundSeen map[string]bool
+	warned      map[string]bool
 }
 
 // ParseProgram reads a whole TVP program from src (already preprocessed)
@@ -68,12 +70,13 @@ func ParseProgram(file string, src Source) (*model.Program, error) {
 		return nil, err
 	}
 	pp := &progParser{
-		parser:    parser{toks: toks, sets: map[string][]string{}, posOf: map[logic.Formula]Pos{}},
-		voc:       predicates.New(),
-		defs:      map[string]*actionDef{},
-		instances: map[string][]*model.Action{},
-		warned:    map[string]bool{},
-		errSeen:   map[string]bool{},
+		parser:      parser{toks: toks, sets: map[string][]string{}, posOf: map[logic.Formula]Pos{}},
+		voc:         predicates.New(),
+		defs:        map[string]*actionDef{},
+		instances:   map[string][]*model.Action{},
+		warned:      map[string]bool{},
+		errSeen:     map[string]bool{},
+		unboundSeen: map[string]bool{},
 	}
 	pp.prog = &model.Program{File: file, Vocabulary: pp.voc}
 	if err := pp.program(); err != nil {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/tvla-go/tvla/logic"
 	"github.com/tvla-go/tvla/model"
 )
 
@@ -19,6 +20,8 @@ func (pp *progParser) cfg() error {
 			pp.prog.Locations = append(pp.prog.Locations, l)
 		}
 	}
+	// The first and last tokens of the previous edge.
+	prevStart, prev := Token{Kind: EOF}, Token{Kind: EOF}
 	for {
 		t := pp.peek()
 		if t.Kind == EOF || pp.atSectionEnd() {
@@ -27,30 +30,17 @@ func (pp *progParser) cfg() error {
 		if t.Kind == RCBR {
 			return pp.errorf(t, "unbalanced '}' in the control-flow graph")
 		}
-		from, err := pp.cfgNode("a location")
+		from, actTok, vars, to, err := pp.cfgEdge(t)
 		if err != nil {
+			// An extra token after an edge written on one line reads
+			// as the next edge's source and fails further on: point
+			// at it.
+			if prev.Kind != EOF && sameLine(prevStart, prev) && sameLine(prev, t) {
+				return pp.errorf(t, "unexpected %s after the edge ending in %s (an edge is written FROM Action(args) TO)", t, prev.Text)
+			}
 			return err
 		}
-		switch pp.peekKind() {
-		case LP:
-			// "Act(args) L2": the source location is missing here, or
-			// the previous edge's target is (it took this one's source).
-			return pp.errorf(t, "expected a location before the action %s (an edge is written FROM Action(args) TO)", t.Text)
-		case COMMA:
-			return pp.errorf(pp.peek(), "expected an action name, found ',' (locations to print go after a %%%% line)")
-		}
-		actTok, err := pp.expect(ID, "an action name")
-		if err != nil {
-			return err
-		}
-		vars, err := pp.varList()
-		if err != nil {
-			return err
-		}
-		to, err := pp.cfgNode("the target location of the edge")
-		if err != nil {
-			return err
-		}
+		prevStart, prev = t, pp.toks[pp.at-1]
 		addLoc(from)
 		addLoc(to)
 		args := make([]string, len(vars))
@@ -91,6 +81,33 @@ func (pp *progParser) cfg() error {
 			pp.prog.Edges = append(pp.prog.Edges, &model.Edge{From: from, To: to, Action: act, Origin: t.Pos.String()})
 		}
 	}
+}
+
+func sameLine(a, b Token) bool { return a.Pos.File == b.Pos.File && a.Pos.Line == b.Pos.Line }
+
+// cfgEdge reads one edge, FROM Action(args) TO, starting at t.
+func (pp *progParser) cfgEdge(t Token) (from string, actTok Token, vars []logic.Var, to string, err error) {
+	if from, err = pp.cfgNode("a location"); err != nil {
+		return
+	}
+	switch pp.peekKind() {
+	case LP:
+		// "Act(args) L2": the source location is missing here, or
+		// the previous edge's target is (it took this one's source).
+		err = pp.errorf(t, "expected a location before the action %s (an edge is written FROM Action(args) TO)", t.Text)
+		return
+	case COMMA:
+		err = pp.errorf(pp.peek(), "expected an action name, found ',' (locations to print go after a %%%% line)")
+		return
+	}
+	if actTok, err = pp.expect(ID, "an action name"); err != nil {
+		return
+	}
+	if vars, err = pp.varList(); err != nil {
+		return
+	}
+	to, err = pp.cfgNode("the target location of the edge")
+	return
 }
 
 // cfgNode reads a location; what names it in the error.

@@ -120,31 +120,35 @@ func (pp *progParser) checkFormula(f logic.Formula, free []logic.Var, at Pos, wh
 		}
 		return at
 	}
-	var walk func(g logic.Formula, bound []logic.Var)
-	inScope := func(v logic.Var, bound []logic.Var) bool {
-		if free == nil {
-			return true
-		}
-		for _, b := range bound {
-			if b == v {
-				return true
-			}
-		}
-		for _, b := range free {
-			if b == v {
-				return true
-			}
-		}
-		return false
+	// bound counts the enclosing quantifiers binding each variable: a
+	// quantifier costs its own variables, whatever the depth.
+	bound := map[logic.Var]int{}
+	inFree := map[logic.Var]bool{}
+	reported := map[logic.Var]bool{} // unbound variables reported
+	for _, v := range free {
+		inFree[v] = true
 	}
-	useVars := func(node logic.Formula, bound []logic.Var, vs ...logic.Var) {
+	useVars := func(node logic.Formula, vs ...logic.Var) {
+		if free == nil {
+			return
+		}
 		for _, v := range vs {
-			if !inScope(v, bound) {
-				if where != "" {
-					pp.typeError(pos(node), "unbound variable %s in %s", v, where)
-				} else {
-					pp.typeError(pos(node), "unbound variable %s", v)
-				}
+			if bound[v] > 0 || inFree[v] || reported[v] {
+				continue
+			}
+			// One error per unbound variable: at its first use in the
+			// formula, and once for a formula read several times (a
+			// foreach body, per member).
+			reported[v] = true
+			key := pos(node).String() + "\x00" + string(v)
+			if pp.unboundSeen[key] {
+				continue
+			}
+			pp.unboundSeen[key] = true
+			if where != "" {
+				pp.typeError(pos(node), "unbound variable %s in %s", v, where)
+			} else {
+				pp.typeError(pos(node), "unbound variable %s", v)
 			}
 		}
 	}
@@ -158,33 +162,48 @@ func (pp *progParser) checkFormula(f logic.Formula, free []logic.Var, at Pos, wh
 			pp.typeError(pos(node), "predicate %s has arity %d but is applied to %s", name, p.Arity, plural(arity, "argument"))
 		}
 	}
-	walk = func(g logic.Formula, bound []logic.Var) {
+	enter := func(vs ...logic.Var) {
+		for _, v := range vs {
+			bound[v]++
+		}
+	}
+	leave := func(vs ...logic.Var) {
+		for _, v := range vs {
+			bound[v]--
+		}
+	}
+	var walk func(g logic.Formula)
+	walk = func(g logic.Formula) {
 		switch h := g.(type) {
 		case *logic.Atom:
 			usePred(h, h.Pred, len(h.Args))
-			useVars(h, bound, h.Args...)
+			useVars(h, h.Args...)
 		case *logic.Closure:
 			usePred(h, h.Pred, 2)
-			useVars(h, bound, h.From, h.To)
+			useVars(h, h.From, h.To)
 		case *logic.Equal:
-			useVars(h, bound, h.Left, h.Right)
+			useVars(h, h.Left, h.Right)
 		case *logic.Not:
-			walk(h.Sub, bound)
+			walk(h.Sub)
 		case *logic.Binary:
-			walk(h.Left, bound)
-			walk(h.Right, bound)
+			walk(h.Left)
+			walk(h.Right)
 		case *logic.If:
-			walk(h.Cond, bound)
-			walk(h.Then, bound)
-			walk(h.Else, bound)
+			walk(h.Cond)
+			walk(h.Then)
+			walk(h.Else)
 		case *logic.Quant:
-			walk(h.Body, append(bound[:len(bound):len(bound)], h.Vars...))
+			enter(h.Vars...)
+			walk(h.Body)
+			leave(h.Vars...)
 		case *logic.TC:
-			useVars(h, bound, h.From, h.To)
-			walk(h.Body, append(bound[:len(bound):len(bound)], h.Sub1, h.Sub2))
+			useVars(h, h.From, h.To)
+			enter(h.Sub1, h.Sub2)
+			walk(h.Body)
+			leave(h.Sub1, h.Sub2)
 		}
 	}
-	walk(f, nil)
+	walk(f)
 }
 
 func (pp *progParser) checkMessage(m model.Message) {

@@ -1,6 +1,7 @@
 package tvp
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/tvla-go/tvla/logic"
@@ -226,7 +227,7 @@ func (pp *progParser) predicateDecl(kind predicates.Kind) error {
 			return err
 		}
 	}
-	props, err := pp.properties(len(params))
+	props, err := pp.properties(name, len(params))
 	if err != nil {
 		return err
 	}
@@ -238,7 +239,7 @@ func (pp *progParser) predicateDecl(kind predicates.Kind) error {
 
 // properties reads the property words after a declaration, functional
 // dependencies [a, b] --> c, and the display hint {1, 1/2}.
-func (pp *progParser) properties(arity int) (predicates.Properties, error) {
+func (pp *progParser) properties(name string, arity int) (predicates.Properties, error) {
 	var props predicates.Properties
 	for {
 		t := pp.peek()
@@ -271,6 +272,11 @@ func (pp *progParser) properties(arity int) (predicates.Properties, error) {
 			}
 			if err := props.Set(t.Text, arity); err != nil {
 				pp.typeError(t.Pos, "%v", err)
+			} else if t.Text == "abs" && arity > 1 {
+				// TVLA's manual: abstraction is by the unary predicates
+				// (and the nullary ones, for the partial join); abs on
+				// any other is meaningless there, and here.
+				pp.prog.Warnings = append(pp.prog.Warnings, fmt.Sprintf("%s: predicate %s has arity %d and is declared abs: only unary and nullary predicates are abstraction predicates; the property is ignored", t.Pos, name, arity))
 			}
 		case LBR:
 			pp.next()

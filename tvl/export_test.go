@@ -1,0 +1,4 @@
+package tvl
+
+// MightSplit exposes mightSplit to the tests.
+var MightSplit = mightSplit
