@@ -32,7 +32,10 @@
 // HTML report (WriteHTML: inline SVG, CSS and script, no network). The
 // report links the CFG's locations to their galleries and each message to
 // its trace, every step of a trace drawn in one frame (the largest
-// step's size) so that the pictures stay in place; a thread's folded
+// step's size) so that the pictures stay in place, and in one layout
+// (layout.go: the union of the steps' graphs laid out once by dot, each
+// step drawn at those places by neato -n2) so that an individual that
+// persists from step to step keeps its place; a thread's folded
 // soft invariants are a closed table under its picture; the header says
 // whether the run reached its fixpoint, stopped at a message or stopped
 // early and why. j/k (or the arrow keys) step through the structures, n/p

@@ -191,8 +191,12 @@ func TestRenderIsDeterministic(t *testing.T) {
 			t.Fatalf("picture %s differs between two renderings", p1[i].Name)
 		}
 	}
-	// One picture alone is drawn as in its batch.
+	// One picture alone is drawn as in its batch (a trace's steps are
+	// placed in their trace's layout, drawn by neato and aligned).
 	for _, i := range []int{0, 1, n / 2, n - 1} {
+		if p1[i].placed {
+			continue
+		}
 		alone, err := RenderSVGs(context.Background(), [][]byte{p1[i].DOT}, nil)
 		if err != nil {
 			t.Fatal(err)

@@ -30,12 +30,18 @@ func DotPath() (string, error) {
 // RenderSVG runs dot -Tsvg on a DOT text and returns its output: one SVG
 // document per graph in the text, one after another.
 func RenderSVG(ctx context.Context, dotText []byte) ([]byte, error) {
+	return runGraphviz(ctx, []string{"-Tsvg"}, dotText)
+}
+
+// runGraphviz runs dot with arguments on a DOT text and returns its
+// output.
+func runGraphviz(ctx context.Context, args []string, dotText []byte) ([]byte, error) {
 	path, err := DotPath()
 	if err != nil {
 		return nil, err
 	}
 	var out, stderr bytes.Buffer
-	cmd := exec.CommandContext(ctx, path, "-Tsvg")
+	cmd := exec.CommandContext(ctx, path, args...)
 	cmd.Stdin = bytes.NewReader(dotText)
 	cmd.Stdout = &out
 	cmd.Stderr = &stderr
@@ -47,10 +53,11 @@ func RenderSVG(ctx context.Context, dotText []byte) ([]byte, error) {
 		if len(msg) > 2000 {
 			msg = msg[:2000] + " ..."
 		}
+		what := "dot " + strings.Join(args, " ")
 		if msg != "" {
-			return nil, fmt.Errorf("dot -Tsvg: %v: %s", err, msg)
+			return nil, fmt.Errorf("%s: %v: %s", what, err, msg)
 		}
-		return nil, fmt.Errorf("dot -Tsvg: %v", err)
+		return nil, fmt.Errorf("%s: %v", what, err)
 	}
 	return out.Bytes(), nil
 }
@@ -64,6 +71,15 @@ const batchSize = 48
 // how many graphs are done out of how many after each batch; its calls
 // do not overlap. The first error stops the rest.
 func RenderSVGs(ctx context.Context, graphs [][]byte, progress func(done, total int)) ([][]byte, error) {
+	return renderSVGs(ctx, graphs, nil, progress)
+}
+
+// neatoArgs render a graph whose nodes and edges are placed already
+// (pos, lp): neato only draws them.
+var neatoArgs = []string{"-Kneato", "-n2"}
+
+// renderSVGs is RenderSVGs with extra arguments for dot.
+func renderSVGs(ctx context.Context, graphs [][]byte, args []string, progress func(done, total int)) ([][]byte, error) {
 	if _, err := DotPath(); err != nil {
 		return nil, err
 	}
@@ -108,7 +124,7 @@ func RenderSVGs(ctx context.Context, graphs [][]byte, progress func(done, total 
 					in.Write(g)
 					in.WriteByte('\n')
 				}
-				svg, err := RenderSVG(ctx, in.Bytes())
+				svg, err := runGraphviz(ctx, append([]string{"-Tsvg"}, args...), in.Bytes())
 				if err != nil {
 					fail(err)
 					continue

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/emicklei/dot"
 
@@ -30,6 +31,9 @@ type Picture struct {
 	// Folded is what the picture leaves out of its nodes: the soft
 	// invariants of its threads (DrawOptions.FoldThreadPredicates).
 	Folded []Folded
+	// placed says that DOT places every node and edge (a trace step in
+	// its trace's layout): neato -n2 draws it.
+	placed bool
 }
 
 // LocationView is what one location shows.
@@ -66,6 +70,8 @@ type StepView struct {
 	// step's structure (and the change of universe size, if any).
 	Changed []string
 	Picture *Picture
+	// structure is the step's structure, for the trace's layout.
+	structure *tvl.Structure
 }
 
 // Views are all the pictures of a run.
@@ -116,7 +122,7 @@ func Build(prog *model.Program, res *engine.Result) *Views {
 			steps := res.Trace(m)
 			sw := len(fmt.Sprint(len(steps) - 1))
 			for i, st := range steps {
-				sv := &StepView{Location: st.Location, Action: st.Action}
+				sv := &StepView{Location: st.Location, Action: st.Action, structure: st.Structure}
 				if i > 0 {
 					sv.Changed = changed(steps[i-1].Structure, st.Structure)
 				}
@@ -172,21 +178,123 @@ func (v *Views) Pictures() []*Picture {
 	return out
 }
 
-// Render makes the SVG of every picture with Graphviz's dot (RenderSVGs).
+// Render makes the SVG of every picture with Graphviz: first the steps
+// of each trace get one layout (their nodes keep their places from step
+// to step), then every picture is rendered (RenderSVGs).
 func (v *Views) Render(ctx context.Context, progress func(done, total int)) error {
-	pics := v.Pictures()
-	texts := make([][]byte, len(pics))
-	for i, p := range pics {
-		texts[i] = p.DOT
-	}
-	svgs, err := RenderSVGs(ctx, texts, progress)
+	places, err := v.layOutTraces(ctx)
 	if err != nil {
 		return err
 	}
-	for i, p := range pics {
-		p.SVG = svgs[i]
+	pics := v.Pictures()
+	var free, placed []*Picture
+	for _, p := range pics {
+		if p.placed {
+			placed = append(placed, p)
+		} else {
+			free = append(free, p)
+		}
+	}
+	var mu sync.Mutex
+	done := [2]int{}
+	report := func(i int) func(int, int) {
+		if progress == nil {
+			return nil
+		}
+		return func(d, _ int) {
+			mu.Lock()
+			done[i] = d
+			progress(done[0]+done[1], len(pics))
+			mu.Unlock()
+		}
+	}
+	for i, group := range [][]*Picture{free, placed} {
+		texts := make([][]byte, len(group))
+		for j, p := range group {
+			texts[j] = p.DOT
+		}
+		var args []string
+		if i == 1 {
+			args = neatoArgs
+		}
+		svgs, err := renderSVGs(ctx, texts, args, report(i))
+		if err != nil {
+			return err
+		}
+		for j, p := range group {
+			p.SVG = svgs[j]
+		}
+	}
+	for _, mv := range v.Messages {
+		pos := places[mv]
+		if pos == nil {
+			continue
+		}
+		svgs := make([][]byte, len(mv.Trace))
+		for i, st := range mv.Trace {
+			svgs[i] = st.Picture.SVG
+		}
+		alignSteps(svgs, pos)
+		for i, st := range mv.Trace {
+			st.Picture.SVG = svgs[i]
+		}
 	}
 	return nil
+}
+
+// layOutTraces gives the steps of every trace of two steps or more one
+// layout (layOutTrace): it redraws their pictures placed, and returns
+// each trace's places of its nodes.
+func (v *Views) layOutTraces(ctx context.Context) (map[*MessageView]map[string]string, error) {
+	if _, err := DotPath(); err != nil {
+		return nil, err
+	}
+	voc := v.Program.Vocabulary
+	out := map[*MessageView]map[string]string{}
+	for _, mv := range v.Messages {
+		if len(mv.Trace) < 2 {
+			continue
+		}
+		structs := make([]*tvl.Structure, len(mv.Trace))
+		shapes := make([][]string, len(mv.Trace))
+		ok := true
+		for i, st := range mv.Trace {
+			if st.structure == nil {
+				ok = false
+				break
+			}
+			structs[i] = st.structure
+			shapes[i] = nodeShapes(st.structure, describe(st.structure, voc))
+		}
+		if !ok {
+			continue
+		}
+		keys := traceKeys(structs, shapes)
+		steps := make([]stepGraph, len(mv.Trace))
+		for i, st := range mv.Trace {
+			p := st.Picture
+			g, _ := DrawStructure(structs[i], voc, p.Caption, DrawOptions{FoldThreadPredicates: true})
+			name_(g, p.Name)
+			g.Attr("id", svgIDPrefix+p.Name)
+			sg := stepGraph{g: g, keys: map[string]string{}}
+			for _, n := range g.FindNodes() {
+				if k := keyOf(n.ID(), keys[i]); k != "" {
+					sg.keys[n.ID()] = k
+				}
+			}
+			steps[i] = sg
+		}
+		texts, pos, err := layOutTrace(ctx, steps)
+		if err != nil {
+			return nil, err
+		}
+		for i, st := range mv.Trace {
+			st.Picture.DOT = texts[i]
+			st.Picture.placed = true
+		}
+		out[mv] = pos
+	}
+	return out, nil
 }
 
 // Render builds and renders every picture of a run.

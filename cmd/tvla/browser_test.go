@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"html"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -280,9 +282,10 @@ func TestReportInBrowserStopped(t *testing.T) {
 
 			// The steps of each trace in one frame; the fold opens on a
 			// click, without enlarging the picture.
-			probed := withProbes(t, chromium, dir, string(report), frameProbe, foldProbe)
+			probed := withProbes(t, chromium, dir, string(report), frameProbe, foldProbe, nodeProbe)
 			if c.name == "message" {
 				checkTraceFrames(t, probed, 1)
+				checkTraceNodes(t, probed, 1)
 			}
 			m := regexp.MustCompile(`data-fold="([^"]*)"`).FindStringSubmatch(probed)
 			if m == nil || !regexp.MustCompile(`^closed open rows=[1-9]\d* tall=[1-9]\d* zoomed=false$`).MatchString(m[1]) {
@@ -399,6 +402,91 @@ func checkTraceFrames(t *testing.T, dom string, traces int) {
 		}
 		if strings.HasPrefix(steps[0], "0:") || strings.Contains(steps[0], ":0x") || strings.Contains(steps[0], "x0@") {
 			t.Errorf("trace %d: a step of zero size: %q", i+1, tr)
+		}
+	}
+}
+
+// nodeProbe measures, in <body data-nodes> (JSON: per trace, per step,
+// per node), where each individual's node is on the screen in every step
+// of every trace: what its tooltip says of the individual without its
+// name (u3 may be u2 in the next step), and the centre of its shape
+// relative to its figure.
+const nodeProbe = `<script>
+(function () {
+  var out = [];
+  document.querySelectorAll("ol.trace").forEach(function (ol) {
+    var steps = [];
+    ol.querySelectorAll(":scope > li.step > figure").forEach(function (f) {
+      var fr = f.getBoundingClientRect(), nodes = [];
+      f.querySelectorAll("svg g.node").forEach(function (g) {
+        var a = g.querySelector("a"), s = g.querySelector("ellipse, polygon");
+        if (!a || !s) { return; }
+        var b = s.getBoundingClientRect();
+        nodes.push({tip: (a.getAttribute("xlink:title") || "").replace(/^u[0-9]+/, ""),
+          x: b.left + b.width / 2 - fr.left, y: b.top + b.height / 2 - fr.top});
+      });
+      steps.push(nodes);
+    });
+    out.push(steps);
+  });
+  document.body.setAttribute("data-nodes", JSON.stringify(out));
+})();
+</script>
+`
+
+// checkTraceNodes checks, in the DOM nodeProbe left, that an individual
+// that persists through a trace unchanged (its node says the same in
+// every step) keeps its place on the screen, within a pixel, and that
+// each trace has one.
+func checkTraceNodes(t *testing.T, dom string, traces int) {
+	t.Helper()
+	m := regexp.MustCompile(`data-nodes="([^"]*)"`).FindStringSubmatch(dom)
+	if m == nil {
+		t.Fatal("the node probe did not run")
+	}
+	type node struct {
+		Tip  string
+		X, Y float64
+	}
+	var got [][][]node
+	if err := json.Unmarshal([]byte(html.UnescapeString(m[1])), &got); err != nil {
+		t.Fatalf("the node probe's output: %v", err)
+	}
+	if len(got) != traces {
+		t.Fatalf("%d traces measured, want %d", len(got), traces)
+	}
+	for i, steps := range got {
+		at := make([]map[string][]node, len(steps))
+		for j, st := range steps {
+			at[j] = map[string][]node{}
+			for _, n := range st {
+				at[j][n.Tip] = append(at[j][n.Tip], n)
+			}
+		}
+		persist := 0
+		for tip := range at[0] {
+			var places []node
+			for _, a := range at {
+				if len(a[tip]) != 1 {
+					places = nil
+					break
+				}
+				places = append(places, a[tip][0])
+			}
+			if places == nil {
+				continue
+			}
+			persist++
+			for j, p := range places {
+				if math.Abs(p.X-places[0].X) > 1 || math.Abs(p.Y-places[0].Y) > 1 {
+					t.Errorf("trace %d: the node%s moves: %v (step %d)", i+1, tip, places, j)
+					break
+				}
+			}
+		}
+		t.Logf("trace %d: %d individuals persist through %d steps", i+1, persist, len(steps))
+		if persist == 0 || len(steps) < 2 {
+			t.Errorf("trace %d: no individual persists through its %d steps: the check shows nothing", i+1, len(steps))
 		}
 	}
 }
