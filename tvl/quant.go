@@ -48,32 +48,7 @@ type quantNode struct {
 }
 
 func (c *compiler) quant(g *logic.Quant) (evalNode, error) {
-	// E x. E y. f and A x. A y. f are one loop nest.
-	vars := append([]logic.Var(nil), g.Vars...)
-	var seen map[logic.Var]bool // vars as a set, once the nest is deep
-	body := g.Body
-	for {
-		inner, ok := body.(*logic.Quant)
-		if !ok || inner.Kind != g.Kind {
-			break
-		}
-		if len(vars) > 8 && seen == nil {
-			seen = map[logic.Var]bool{}
-			for _, v := range vars {
-				seen[v] = true
-			}
-		}
-		if seen == nil && overlaps(vars, inner.Vars) || seen != nil && anyIn(seen, inner.Vars) {
-			break
-		}
-		vars = append(vars, inner.Vars...)
-		for _, v := range inner.Vars {
-			if seen != nil {
-				seen[v] = true
-			}
-		}
-		body = inner.Body
-	}
+	vars, body := nest(g)
 	if len(vars) == 0 {
 		return c.compile(body)
 	}
@@ -100,100 +75,153 @@ func (c *compiler) quant(g *logic.Quant) (evalNode, error) {
 		return c.compile(f)
 	}
 	return c.bind(vars, func(slots []int) (evalNode, error) {
-		conj := conjuncts(body, g.Kind == logic.Forall, nil)
-		q := &quantNode{negate: g.Kind == logic.Forall}
-		// Which quantified variables each conjunct mentions.
-		slotOf := map[logic.Var]int{}
-		for i, v := range vars {
-			slotOf[v] = slots[i]
+		return c.planNest(vars, slots, conjuncts(body, g.Kind == logic.Forall, nil), g.Kind == logic.Forall)
+	})
+}
+
+// nest gathers the variables of directly nested quantifiers of g's kind
+// (E x. E y. f and A x. A y. f are one loop nest) and the body under
+// them, stopping at a variable bound twice.
+func nest(g *logic.Quant) ([]logic.Var, logic.Formula) {
+	vars := append([]logic.Var(nil), g.Vars...)
+	var seen map[logic.Var]bool // vars as a set, once the nest is deep
+	body := g.Body
+	for {
+		inner, ok := body.(*logic.Quant)
+		if !ok || inner.Kind != g.Kind {
+			return vars, body
 		}
-		uses := make([][]logic.Var, len(conj))
-		for i, f := range conj {
-			for _, v := range c.free.Of(f) {
-				if _, ok := slotOf[v]; ok {
-					uses[i] = append(uses[i], v)
-				}
+		if len(vars) > 8 && seen == nil {
+			seen = map[logic.Var]bool{}
+			for _, v := range vars {
+				seen[v] = true
 			}
 		}
-		bound := map[logic.Var]bool{}
-		placed := make([]bool, len(conj))
-		place := func() ([]evalNode, error) {
-			// Atoms and equalities first: they are the cheap checks.
-			var cheap, costly []evalNode
-			for i, f := range conj {
-				if placed[i] || !allBound(uses[i], bound) {
-					continue
-				}
-				placed[i] = true
-				n, err := c.compile(f)
-				if err != nil {
-					return nil, err
-				}
-				if isLiteral(f) {
-					cheap = append(cheap, n)
-				} else {
-					costly = append(costly, n)
-				}
-			}
-			return append(cheap, costly...), nil
+		if seen == nil && overlaps(vars, inner.Vars) || seen != nil && anyIn(seen, inner.Vars) {
+			return vars, body
 		}
-		var err error
-		if q.pre, err = place(); err != nil {
+		vars = append(vars, inner.Vars...)
+		for _, v := range inner.Vars {
+			if seen != nil {
+				seen[v] = true
+			}
+		}
+		body = inner.Body
+	}
+}
+
+// nestPlan is the planning of one loop nest: which conjuncts are placed
+// (checked as soon as their variables are bound) and which variables
+// are bound so far.
+type nestPlan struct {
+	c      *compiler
+	conj   []logic.Formula
+	uses   [][]logic.Var // the nest's variables each conjunct mentions
+	bound  map[logic.Var]bool
+	placed []bool
+}
+
+// place compiles the conjuncts whose variables are all bound and were
+// not placed yet, atoms and equalities first: they are the cheap checks.
+func (p *nestPlan) place() ([]evalNode, error) {
+	var cheap, costly []evalNode
+	for i, f := range p.conj {
+		if p.placed[i] || !allBound(p.uses[i], p.bound) {
+			continue
+		}
+		p.placed[i] = true
+		n, err := p.c.compile(f)
+		if err != nil {
 			return nil, err
 		}
-		// Only a variable an atom or equality conjunct mentions can have
-		// a generator: skipping the others keeps a nest of thousands of
-		// quantified variables that the body hardly uses cheap to plan.
-		mentioned := map[logic.Var]bool{}
-		for _, f := range conj {
-			switch a := f.(type) {
-			case *logic.Atom:
-				for _, v := range a.Args {
-					mentioned[v] = true
-				}
-			case *logic.Equal:
-				mentioned[a.Left], mentioned[a.Right] = true, true
+		if isLiteral(f) {
+			cheap = append(cheap, n)
+		} else {
+			costly = append(costly, n)
+		}
+	}
+	return append(cheap, costly...), nil
+}
+
+// planNest orders the loop nest of vars (bound to slots) over the
+// conjuncts of its body: at each level the variable with the best
+// generator, and after it the conjuncts it completes.
+func (c *compiler) planNest(vars []logic.Var, slots []int, conj []logic.Formula, negate bool) (evalNode, error) {
+	q := &quantNode{negate: negate}
+	slotOf := map[logic.Var]int{}
+	for i, v := range vars {
+		slotOf[v] = slots[i]
+	}
+	p := &nestPlan{c: c, conj: conj, uses: make([][]logic.Var, len(conj)), bound: map[logic.Var]bool{}, placed: make([]bool, len(conj))}
+	for i, f := range conj {
+		for _, v := range c.free.Of(f) {
+			if _, ok := slotOf[v]; ok {
+				p.uses[i] = append(p.uses[i], v)
 			}
 		}
-		// The variables left to place, in order: vars[head:] without the
-		// removed ones; cands are the mentioned ones among them.
-		removed := make([]bool, len(vars))
-		head := 0
-		var cands []int
-		for i, v := range vars {
-			if mentioned[v] {
-				cands = append(cands, i)
+	}
+	var err error
+	if q.pre, err = p.place(); err != nil {
+		return nil, err
+	}
+	// The variables left to place, in order: vars[head:] without the
+	// removed ones; cands are those that can have a generator.
+	removed := make([]bool, len(vars))
+	head := 0
+	cands := generatorCandidates(vars, conj)
+	for left := len(vars); left > 0; left-- {
+		for removed[head] {
+			head++
+		}
+		pick, lvl := head, quantLevel{gen: genAll}
+		best := genAll
+		for _, i := range cands {
+			l := c.generator(vars[i], conj, slotOf, p.bound)
+			if l.gen != genAll && (best == genAll || rank(l.gen) < rank(best)) {
+				pick, lvl, best = i, l, l.gen
 			}
 		}
-		for left := len(vars); left > 0; left-- {
-			for removed[head] {
-				head++
+		removed[pick] = true
+		for k, i := range cands {
+			if i == pick {
+				cands = append(cands[:k], cands[k+1:]...)
+				break
 			}
-			pick, lvl := head, quantLevel{gen: genAll}
-			best := genAll
-			for _, i := range cands {
-				l := c.generator(vars[i], conj, slotOf, bound)
-				if l.gen != genAll && (best == genAll || rank(l.gen) < rank(best)) {
-					pick, lvl, best = i, l, l.gen
-				}
-			}
-			removed[pick] = true
-			for k, i := range cands {
-				if i == pick {
-					cands = append(cands[:k], cands[k+1:]...)
-					break
-				}
-			}
-			v := vars[pick]
-			lvl.slot = slotOf[v]
-			bound[v] = true
-			if lvl.checks, err = place(); err != nil {
-				return nil, err
-			}
-			q.levels = append(q.levels, lvl)
 		}
-		return q.eval, nil
-	})
+		v := vars[pick]
+		lvl.slot = slotOf[v]
+		p.bound[v] = true
+		if lvl.checks, err = p.place(); err != nil {
+			return nil, err
+		}
+		q.levels = append(q.levels, lvl)
+	}
+	return q.eval, nil
+}
+
+// generatorCandidates lists the indexes of the variables an atom or
+// equality conjunct mentions: only those can have a generator, and
+// skipping the others keeps a nest of thousands of quantified variables
+// that the body hardly uses cheap to plan.
+func generatorCandidates(vars []logic.Var, conj []logic.Formula) []int {
+	mentioned := map[logic.Var]bool{}
+	for _, f := range conj {
+		switch a := f.(type) {
+		case *logic.Atom:
+			for _, v := range a.Args {
+				mentioned[v] = true
+			}
+		case *logic.Equal:
+			mentioned[a.Left], mentioned[a.Right] = true, true
+		}
+	}
+	var cands []int
+	for i, v := range vars {
+		if mentioned[v] {
+			cands = append(cands, i)
+		}
+	}
+	return cands
 }
 
 // mightSplit is false only if logic.Disjuncts of logic.NNF(f), or of

@@ -239,8 +239,21 @@ type reserved struct {
 // their DOT texts, for neato -n2, and the place of each key's node
 // ("x,y" in points).
 func layOutTrace(ctx context.Context, steps []stepGraph) ([][]byte, map[string]string, error) {
-	// The size of every node in every step, as dot draws it.
-	// (dot names nodes by number: a node's comment says which it is.)
+	room, order, err := reserveRoom(ctx, steps)
+	if err != nil {
+		return nil, nil, err
+	}
+	pos, routes, err := layOutUnion(ctx, steps, room, order)
+	if err != nil {
+		return nil, nil, err
+	}
+	return placeSteps(steps, room, order, pos, routes), pos, nil
+}
+
+// reserveRoom sizes every key's node: the largest it is in any step, as
+// dot draws it, with its shape. order lists the keys as first seen.
+func reserveRoom(ctx context.Context, steps []stepGraph) (map[string]*reserved, []string, error) {
+	// dot names nodes by number: a node's comment says which it is.
 	texts := make([][]byte, len(steps))
 	for i, st := range steps {
 		for _, n := range st.g.FindNodes() {
@@ -277,8 +290,16 @@ func layOutTrace(ctx context.Context, steps []stepGraph) ([][]byte, map[string]s
 			}
 		}
 	}
+	return room, order, nil
+}
 
-	// The union: a node per key, an edge per edge drawn in some step.
+// route is where dot drew an edge of the union and its label.
+type route struct{ pos, lp string }
+
+// layOutUnion lays out the union of the steps once: a node per key at its
+// reserved size, an edge per edge drawn in some step. It returns each
+// key's position and each edge's route.
+func layOutUnion(ctx context.Context, steps []stepGraph, room map[string]*reserved, order []string) (map[string]string, map[string]route, error) {
 	u := newGraph()
 	u.Attrs("rankdir", "LR", "nodesep", "0.3", "ranksep", "0.45")
 	for _, k := range order {
@@ -317,7 +338,6 @@ func layOutTrace(ctx context.Context, steps []stepGraph) ([][]byte, map[string]s
 	for _, o := range laid[0].Objects {
 		pos[o.Comment] = o.Pos
 	}
-	type route struct{ pos, lp string }
 	routes := map[string]route{}
 	for _, e := range laid[0].Edges {
 		id, err := strconv.Unquote(e.Comment)
@@ -326,10 +346,13 @@ func layOutTrace(ctx context.Context, steps []stepGraph) ([][]byte, map[string]s
 		}
 		routes[id] = route{e.Pos, e.LP}
 	}
+	return pos, routes, nil
+}
 
-	// Each step at the union's places, every node at its reserved size,
-	// the nodes it lacks invisible so that every step has the union's
-	// extent.
+// placeSteps puts each step at the union's places, every node at its
+// reserved size, the nodes it lacks invisible so that every step has
+// the union's extent.
+func placeSteps(steps []stepGraph, room map[string]*reserved, order []string, pos map[string]string, routes map[string]route) [][]byte {
 	out := make([][]byte, len(steps))
 	for i, st := range steps {
 		g := st.g
@@ -362,7 +385,7 @@ func layOutTrace(ctx context.Context, steps []stepGraph) ([][]byte, map[string]s
 		}
 		out[i] = graphText(g)
 	}
-	return out, pos, nil
+	return out
 }
 
 var (
