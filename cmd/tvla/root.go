@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+	"github.com/tvla-go/tvla/internal/suggest"
 )
 
 // version is set at link time for releases (-ldflags "-X main.version=...");
@@ -87,13 +88,13 @@ func flagError(cmd *cobra.Command, err error) error {
 				return fmt.Errorf("unknown flag -%s: a long flag takes two dashes; did you mean --%s?", group, name)
 			}
 		}
-		if s := suggestFlags(name, names); len(s) > 0 {
-			return fmt.Errorf("unknown flag -%s: a long flag takes two dashes; did you mean %s?", group, orFlags(s))
+		if s := suggest.Nearest(name, names); len(s) > 0 {
+			return fmt.Errorf("unknown flag -%s: a long flag takes two dashes; did you mean %s?", group, suggest.Or(s, "--"))
 		}
 		return err
 	}
-	if s := suggestFlags(ne.GetSpecifiedName(), names); len(s) > 0 {
-		return fmt.Errorf("%w; did you mean %s?", err, orFlags(s))
+	if s := suggest.Nearest(ne.GetSpecifiedName(), names); len(s) > 0 {
+		return fmt.Errorf("%w; did you mean %s?", err, suggest.Or(s, "--"))
 	}
 	return err
 }
@@ -113,64 +114,4 @@ func flagNames(cmd *cobra.Command) []string {
 	cmd.InheritedFlags().VisitAll(add)
 	sort.Strings(names)
 	return names
-}
-
-// suggestFlags are the names nearest to name: those of which it is a
-// prefix of three letters or more count as at distance 1, the others at
-// their edit distance, up to a third of name's length (at least 2); the
-// nearest, at most three, in alphabetical order.
-func suggestFlags(name string, names []string) []string {
-	name = strings.ToLower(name)
-	best, limit := -1, max(2, len(name)/3)
-	var out []string
-	for _, n := range names {
-		d := editDistance(name, n)
-		if len(name) >= 3 && strings.HasPrefix(n, name) {
-			d = min(d, 1)
-		}
-		switch {
-		case d > limit || (best >= 0 && d > best):
-			continue
-		case best < 0 || d < best:
-			best, out = d, nil
-		}
-		out = append(out, n)
-	}
-	if len(out) > 3 {
-		out = out[:3]
-	}
-	return out
-}
-
-// orFlags writes names as "--a", "--a or --b", "--a, --b or --c".
-func orFlags(names []string) string {
-	for i, n := range names {
-		names[i] = "--" + n
-	}
-	if len(names) == 1 {
-		return names[0]
-	}
-	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
-}
-
-// editDistance is the Levenshtein distance between a and b.
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }
