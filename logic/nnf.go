@@ -62,3 +62,38 @@ func nnf(f Formula, neg bool) Formula {
 	}
 	return f
 }
+
+// NNFSize is the number of nodes NNF(f) has, or any number over limit
+// once it exceeds limit (counting stops there). NNF writes a <-> b as
+// (a -> b) & (b -> a), copying both sides, so nested <-> double the size
+// at every level: the loader refuses a formula whose normal form would
+// not fit, instead of taking forever to build it.
+func NNFSize(f Formula, limit int) int {
+	n := 0
+	var count func(g Formula, times int) bool
+	count = func(g Formula, times int) bool {
+		if n += times; n > limit {
+			return false
+		}
+		switch h := g.(type) {
+		case *Not:
+			return count(h.Sub, times)
+		case *Binary:
+			if h.Op == Iff {
+				// Both sides twice, and the two implications' nodes.
+				n += 2 * times
+				return count(h.Left, 2*times) && count(h.Right, 2*times)
+			}
+			return count(h.Left, times) && count(h.Right, times)
+		case *Quant:
+			return count(h.Body, times)
+		case *If:
+			return count(h.Cond, times) && count(h.Then, times) && count(h.Else, times)
+		case *TC:
+			return count(h.Body, times)
+		}
+		return true
+	}
+	count(f, 1)
+	return n
+}

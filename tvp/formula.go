@@ -186,14 +186,22 @@ func (p *parser) binaryFrom(min int) (logic.Formula, error) {
 		if p.peekAt(1) == COMBINE {
 			return left, nil
 		}
-		p.next()
+		opTok := p.next()
 		right, err := p.binaryFrom(op.prec + 1)
 		if err != nil {
 			return nil, err
 		}
 		left = &logic.Binary{Op: op.op, Left: left, Right: right}
+		if op.op == logic.Iff && logic.NNFSize(left, maxNormalForm) > maxNormalForm {
+			return nil, p.errorf(opTok, "formula too large: written without <->, as Coerce and finite differencing need it, it would have more than %d nodes (each nested <-> doubles both sides)", maxNormalForm)
+		}
 	}
 }
+
+// maxNormalForm bounds the size of a formula's negation normal form,
+// which the loader builds for definitions and rules: nested <-> double
+// it at every level, and a few dozen levels would never finish loading.
+const maxNormalForm = 100000
 
 func (p *parser) unary() (logic.Formula, error) {
 	t := p.peek()
