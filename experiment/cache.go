@@ -60,7 +60,7 @@ func ToolIdentity(version, exe string) (string, error) {
 	return version + "+sha256:" + hex.EncodeToString(h.Sum(nil)), nil
 }
 
-// FileHash is a file a run reads, by its path from the spec's folder,
+// FileHash is a file a run reads, by its path from the program's folder,
 // with the SHA-256 of its text.
 type FileHash struct {
 	Path   string `json:"path"`
@@ -102,7 +102,10 @@ func (c *Cache) Key(s *Spec, r Run) (*Key, error) {
 	if in := s.InputPath(); in != "" {
 		cfg.Inputs = []string{in}
 	}
-	rec := &fileRecorder{dir: s.Dir, seen: map[string]bool{}}
+	// Paths from the program's folder: the key does not depend on where
+	// the spec is, or the current folder, or where the program's folder
+	// is (its includes are found from there).
+	rec := &fileRecorder{dir: filepath.Dir(cfg.Program), seen: map[string]bool{}}
 	loaded, err := driver.LoadReading(&cfg, rec.read)
 	if err != nil {
 		return nil, err

@@ -216,3 +216,52 @@ func TestCacheStoreLookup(t *testing.T) {
 		t.Error("a run stopped by its time limit was stored")
 	}
 }
+
+// The stack's experiment (programs/stack/experiments.toml), keyed without
+// running it: keyed again unchanged, every key is the same (nothing would
+// run); a variant added has a key of its own and changes no other (one
+// run); an included TVP file edited changes every key (all run again).
+// cmd/tvla's tests run experiments to show the same with runs made.
+func TestStackExperimentKeys(t *testing.T) {
+	dir := t.TempDir()
+	for _, f := range []string{"experiments.toml", "stack.tvp", "stack.tvs", "stack_preds.tvp", "stack_actions.tvp"} {
+		data, err := os.ReadFile(filepath.Join("..", "programs", "stack", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(dir, f), data, 0o644)
+	}
+	specPath := filepath.Join(dir, "experiments.toml")
+	load := func() *Spec {
+		s, err := LoadSpec(specPath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	c := &Cache{Tool: "v1"}
+	first := keys(t, c, load())
+	if len(first) != 16 {
+		t.Fatalf("%d runs", len(first))
+	}
+	if got := changed(first, keys(t, c, load())); len(got) != 0 {
+		t.Errorf("unchanged: runs %v would run", got)
+	}
+	spec, _ := os.ReadFile(specPath)
+	os.WriteFile(specPath, append(spec, "\n[[variant]]\nname = \"threads-4\"\ncollapse_threads = false\ndefines = { THREADS = 4 }\n"...), 0o644)
+	added := keys(t, c, load())
+	if got := changed(first, added[:16]); len(got) != 0 {
+		t.Errorf("a variant added: runs %v would run again", got)
+	}
+	for i, k := range first {
+		if k.Sum == added[16].Sum {
+			t.Errorf("the new variant has the key of run %d", i)
+		}
+	}
+	preds := filepath.Join(dir, "stack_preds.tvp")
+	data, _ := os.ReadFile(preds)
+	os.WriteFile(preds, append(data, "// edited\n"...), 0o644)
+	if got := changed(first, keys(t, c, load())[:16]); len(got) != 16 {
+		t.Errorf("stack_preds.tvp edited: only runs %v would run again", got)
+	}
+}
