@@ -142,7 +142,7 @@ func TestExperimentRejectsBadSpecs(t *testing.T) {
 
 func TestExperimentHelpHasAnExample(t *testing.T) {
 	_, out, _ := runCLI("experiment", "--help")
-	for _, want := range []string{"[[variant]]", "max_structures = 20000", "--jobs", "--max-memory", "--timeout", "--out", "Exit status"} {
+	for _, want := range []string{"[[variant]]", "max_structures = 20000", "--jobs", "--max-memory", "--timeout", "--out", "--cache DIR", "--fresh", "(reused)", "Exit status"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("experiment --help lacks %q", want)
 		}
