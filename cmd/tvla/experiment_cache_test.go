@@ -279,7 +279,10 @@ func TestExperimentResumesAfterInterrupt(t *testing.T) {
 	log := filepath.Join(t.TempDir(), "runs.log")
 	t.Setenv("TVLA_TEST_ARGS_LOG", log)
 	spec := ownTestdata("experiment", "resume.toml")
-	cmd, _, lines := signalChild(t, "[2/3] many: tvla run", 100*time.Millisecond, syscall.SIGINT,
+	// The pause lets the run start (a run interrupted before it can
+	// catch the signal would end as an error, not stopped); it lasts a
+	// few seconds.
+	cmd, _, lines := signalChild(t, "[2/3] many: tvla run", 300*time.Millisecond, syscall.SIGINT,
 		"experiment", spec, "--out", out, "--workers", "1")
 	if code := cmd.ProcessState.ExitCode(); code != exitLimit {
 		t.Fatalf("exit %d\n%s", code, strings.Join(lines, "\n"))
@@ -289,13 +292,13 @@ func TestExperimentResumesAfterInterrupt(t *testing.T) {
 	}
 	md := string(mustRead(t, filepath.Join(out, "results.md")))
 	if !strings.Contains(md, "| many | >") || !strings.Contains(md, "| stopped: interrupted |") || !strings.Contains(md, "| few-rel | – |") {
-		t.Fatalf("results.md:\n%s", md)
+		t.Fatalf("results.md:\n%s\nstderr:\n%s", md, strings.Join(lines, "\n"))
 	}
 	code, table, progress, made := experimentRuns(t, spec, "--out", out)
 	if code != 0 || len(made) != 2 || !strings.Contains(made[0], "-D MANY=1") || !strings.Contains(made[1], "--join rel") {
 		t.Fatalf("second call: exit %d, runs made %q\n%s", code, made, progress)
 	}
-	for _, want := range []string{"| few (baseline, reused) | 0 | – | 16 |", "| many | 0 | – | 32768 |", "| few-rel | 0 | – | 16 |"} {
+	for _, want := range []string{"| few (baseline, reused) | 0 | – | 16 |", "| many | 0 | – | 65536 |", "| few-rel | 0 | – | 16 |"} {
 		if !strings.Contains(table, want) {
 			t.Errorf("table lacks %q:\n%s", want, table)
 		}
