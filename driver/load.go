@@ -69,6 +69,18 @@ func Load(c *Config) (*Loaded, error) {
 	return load(c, c.LoadConfig())
 }
 
+// LoadReading is Load with every file the loader reads passed through
+// read: the program, what it includes, the TVS inputs (PROGRAM.tvs beside
+// the program when none is given) and what they include. It is for a
+// caller that must know them all (tvla experiment's cache hashes them); a
+// front end other than TVP's may read files its own way, and Files lists
+// the program's in any case.
+func LoadReading(c *Config, read func(path string) ([]byte, error)) (*Loaded, error) {
+	cfg := c.LoadConfig()
+	cfg.ReadFile = read
+	return load(c, cfg)
+}
+
 func load(c *Config, cfg tvp.LoadConfig) (*Loaded, error) {
 	for _, a := range append([]string{c.Program}, c.Inputs...) {
 		if _, err := os.Stat(a); err != nil {

@@ -17,16 +17,8 @@ import (
 // once on warn. The Config is validated again afterwards: a file may set
 // a bad value.
 func (c *Config) ApplyProperties(warn io.Writer) error {
-	files := []string{}
-	beside := strings.TrimSuffix(c.Program, filepath.Ext(c.Program)) + ".properties"
-	if _, err := os.Stat(beside); err == nil {
-		files = append(files, beside)
-	}
-	if c.Properties != "" {
-		files = append(files, c.Properties)
-	}
 	var unknown []string
-	for _, f := range files {
+	for _, f := range c.PropertiesFiles() {
 		p, err := tvp.ReadProperties(f)
 		if err != nil {
 			return err
@@ -39,6 +31,21 @@ func (c *Config) ApplyProperties(warn io.Writer) error {
 		fmt.Fprintf(warn, "warning: properties ignored (they do not change results here): %s\n", strings.Join(unknown, ", "))
 	}
 	return c.Validate()
+}
+
+// PropertiesFiles are the .properties files ApplyProperties reads, in
+// its order: PROGRAM.properties beside the program when it exists, then
+// Properties.
+func (c *Config) PropertiesFiles() []string {
+	files := []string{}
+	beside := strings.TrimSuffix(c.Program, filepath.Ext(c.Program)) + ".properties"
+	if _, err := os.Stat(beside); err == nil {
+		files = append(files, beside)
+	}
+	if c.Properties != "" {
+		files = append(files, c.Properties)
+	}
+	return files
 }
 
 func (c *Config) applyProperties(p *tvp.Properties) {

@@ -113,11 +113,31 @@ func (c column) percentCell(o, base *Outcome) string {
 
 func (r *Report) base() *Outcome { return r.Outcomes[0] }
 
+// label names a run in the tables: "(baseline)" after the baseline's
+// name (but one called so), "(reused)" after a run whose figures the
+// cache gave.
 func label(o *Outcome) string {
+	var marks []string
 	if o.Run.Baseline && o.Run.Name != "baseline" {
-		return o.Run.Name + " (baseline)"
+		marks = append(marks, "baseline")
 	}
-	return o.Run.Name
+	if o.Reused {
+		marks = append(marks, "reused")
+	}
+	if len(marks) == 0 {
+		return o.Run.Name
+	}
+	return o.Run.Name + " (" + strings.Join(marks, ", ") + ")"
+}
+
+func (r *Report) reused() int {
+	n := 0
+	for _, o := range r.Outcomes {
+		if o.Reused {
+			n++
+		}
+	}
+	return n
 }
 
 // Table is the Markdown table of the outcomes: per run the figures, each
@@ -177,6 +197,11 @@ func (r *Report) Markdown() []byte {
 		"time: tvla's analysis time; peak MiB: the largest heap in use. Each % column is the\n" +
 		"figure before it as a percentage of the baseline's. `>N`: the run stopped at the\n" +
 		"limit its verdict names, so N is a lower bound.\n\n")
+	if n := r.reused(); n > 0 {
+		fmt.Fprintf(&b, "(reused): %d of the %d runs were not made again: their figures are the stored\n"+
+			"result of an earlier run of the same configuration, files and tool (the cache;\n"+
+			"`--fresh` makes them again).\n\n", n, len(r.Outcomes))
+	}
 	if r.Interrupted {
 		b.WriteString("**The experiment was interrupted**: the runs marked so stopped early, those not run have no figures.\n\n")
 	}
@@ -207,7 +232,7 @@ func (r *Report) CSV() []byte {
 	for _, c := range columns {
 		head = append(head, c.key, c.key+"_pct")
 	}
-	head = append(head, "complete", "verdict", "exit_code", "command")
+	head = append(head, "complete", "verdict", "exit_code", "command", "reused")
 	w.Write(head)
 	for _, o := range r.Outcomes {
 		row := []string{o.Run.Name, strconv.FormatBool(o.Run.Baseline), o.Run.Description}
@@ -227,7 +252,7 @@ func (r *Report) CSV() []byte {
 		if o.Status != NotRun {
 			exit = strconv.Itoa(o.ExitCode)
 		}
-		row = append(row, strconv.FormatBool(o.Complete()), o.Verdict(), exit, ShellLine(o.Command))
+		row = append(row, strconv.FormatBool(o.Complete()), o.Verdict(), exit, ShellLine(o.Command), strconv.FormatBool(o.Reused))
 		w.Write(row)
 	}
 	w.Flush()
@@ -263,6 +288,10 @@ type jsonRun struct {
 	Percent     map[string]*float64 `json:"percent_of_baseline"`
 	// Summary is the run's own JSON summary, as tvla run wrote it.
 	Summary json.RawMessage `json:"summary"`
+	// Reused: the summary is a stored result of the same Key (the
+	// cache), not of a run made now.
+	Reused bool   `json:"reused"`
+	Key    string `json:"key,omitempty"`
 }
 
 type jsonOptions struct {
@@ -290,7 +319,7 @@ func (r *Report) JSON() []byte {
 			Options: jsonOptions{Defines: o.Run.Defines, Join: o.Run.Join, CollapseThreads: o.Run.CollapseThreads,
 				Abs: o.Run.Abs, NonAbs: o.Run.NonAbs, MaxStructures: o.Run.MaxStructures},
 			Status: o.Status, Verdict: o.Verdict(), Complete: o.Complete(), Error: o.Error,
-			Percent: map[string]*float64{}, Summary: o.RawSummary}
+			Percent: map[string]*float64{}, Summary: o.RawSummary, Reused: o.Reused, Key: o.Key}
 		if t := o.Run.timeout(r.Timeout); t > 0 {
 			run.Options.Timeout = t.String()
 		}

@@ -64,6 +64,11 @@ type Outcome struct {
 	Error string
 	// WallSeconds is the process's whole time, for the progress lines.
 	WallSeconds float64
+	// Reused is set when the figures are a stored result of the same
+	// key (Cache), not of a run made now; Key is the run's key ("" when
+	// no cache was used, or the run could not be keyed).
+	Reused bool
+	Key    string
 }
 
 // Complete reports whether the figures are those of a whole run, not
@@ -148,6 +153,9 @@ type Runner struct {
 	Workers int
 	// Log gets a line when a run starts and when it ends (nil: none).
 	Log io.Writer
+	// Cache, when not nil, gives the runs whose result it holds, which
+	// are not made again, and stores the results of the runs made.
+	Cache *Cache
 
 	initOnce, killOnce sync.Once
 	kill               chan struct{}
@@ -228,30 +236,69 @@ func (rn *Runner) Run(ctx context.Context, s *Spec) ([]*Outcome, error) {
 	for i, r := range s.Runs {
 		out[i] = &Outcome{Run: r, Status: NotRun, Command: rn.Command(s, r)}
 	}
+	todo, keys := rn.lookup(s, out)
 	var mu sync.Mutex
 	next := 0
 	var wg sync.WaitGroup
-	for range min(jobs, len(s.Runs)) {
+	for range min(jobs, len(todo)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for {
 				mu.Lock()
-				i := next
+				n := next
 				next++
 				mu.Unlock()
-				if i >= len(s.Runs) || ctx.Err() != nil {
+				if n >= len(todo) || ctx.Err() != nil {
 					return
 				}
+				i := todo[n]
 				rn.logf("[%d/%d] %s: %s\n", i+1, len(s.Runs), s.Runs[i].Name, strings.Join(out[i].Command, " "))
 				rn.runOne(ctx, s, out[i], jobs)
 				o := out[i]
 				rn.logf("[%d/%d] %s: %s (%.1fs)\n", i+1, len(s.Runs), o.Run.Name, progressText(o), o.WallSeconds)
+				if k := keys[i]; k != nil {
+					if _, err := rn.Cache.Store(k, o); err != nil {
+						rn.logf("experiment: cache: %s not stored: %v\n", o.Run.Name, err)
+					}
+				}
 			}
 		}()
 	}
 	wg.Wait()
 	return out, ctx.Err()
+}
+
+// lookup fills the outcomes the cache holds and returns the indexes of
+// the runs to make, with the keys to store their results under (nil for
+// a run that could not be keyed: it runs, and is not stored).
+func (rn *Runner) lookup(s *Spec, out []*Outcome) (todo []int, keys []*Key) {
+	keys = make([]*Key, len(out))
+	for i, o := range out {
+		if rn.Cache == nil {
+			todo = append(todo, i)
+			continue
+		}
+		k, err := rn.Cache.Key(s, o.Run)
+		if err != nil {
+			rn.logf("experiment: cache: %s cannot be keyed, so it runs and is not stored: %s\n", o.Run.Name, firstLine(err.Error()))
+			todo = append(todo, i)
+			continue
+		}
+		keys[i] = k
+		o.Key = k.Sum
+		hit, note := rn.Cache.Lookup(k, o.Run, o.Command)
+		if note != "" {
+			rn.logf("experiment: %s\n", note)
+		}
+		if hit == nil {
+			todo = append(todo, i)
+			continue
+		}
+		out[i] = hit
+		rn.logf("[%d/%d] %s: %s (reused: %s)\n", i+1, len(s.Runs), o.Run.Name, progressText(hit), rn.Cache.Path(k))
+	}
+	return todo, keys
 }
 
 func progressText(o *Outcome) string {
@@ -340,22 +387,37 @@ func (rn *Runner) runOne(ctx context.Context, s *Spec, o *Outcome, jobs int) {
 		}
 		return
 	}
-	var sum Summary
-	if err := json.Unmarshal(stdout.Bytes(), &sum); err != nil {
+	if err := o.SetResult(o.ExitCode, stdout.Bytes()); err != nil {
 		o.Status, o.Error = Failed, fmt.Sprintf("the JSON summary of tvla run does not read: %v; its errors: %s", err, strings.TrimSpace(stderr.String()))
-		return
 	}
-	o.Summary, o.RawSummary = &sum, json.RawMessage(bytes.TrimSpace(stdout.Bytes()))
+}
+
+// SetResult sets the outcome of a `tvla run` that exited with exitCode
+// (0, 1 or 3) and wrote summary, its JSON summary: the figures and the
+// status. A back end that collects runs' exit statuses and summaries
+// (Slurm's, say) makes its outcomes with it, and stores them with
+// Cache.Store.
+func (o *Outcome) SetResult(exitCode int, summary []byte) error {
+	var sum Summary
+	if err := json.Unmarshal(summary, &sum); err != nil {
+		return err
+	}
+	o.ExitCode = exitCode
+	o.Summary, o.RawSummary = &sum, json.RawMessage(bytes.TrimSpace(summary))
 	switch {
-	case o.ExitCode == 3 && sum.StopReason == "interrupted":
+	case exitCode == 3 && sum.StopReason == "interrupted":
 		o.Status = Interrupted
-	case o.ExitCode == 3:
+	case exitCode == 3:
 		o.Status = Limit
-	case o.ExitCode == 1:
+	case exitCode == 1:
 		o.Status = Messages
-	default:
+	case exitCode == 0:
 		o.Status = Verified
+	default:
+		o.Summary, o.RawSummary = nil, nil
+		return fmt.Errorf("tvla run's exit status %d has no summary", exitCode)
 	}
+	return nil
 }
 
 // Executable is the running program's path (the tvla binary).

@@ -79,7 +79,7 @@ func TestExperimentEndToEnd(t *testing.T) {
 	}
 
 	csv, _ := os.ReadFile(filepath.Join(out, "results.csv"))
-	row := regexp.MustCompile(`(?m)^nonabs-y,false,y is not an abstraction predicate,0,,63,95\.5,83,97\.6,40,100\.0,[0-9.]+,[0-9.]+,[0-9.]+,[0-9.]+,true,verified,0,tvla run \.\./\.\./\.\./\.\./programs/sll/reverse\.tvp \.\./\.\./\.\./\.\./programs/sll/reverse\.tvs --nonabs y$`)
+	row := regexp.MustCompile(`(?m)^nonabs-y,false,y is not an abstraction predicate,0,,63,95\.5,83,97\.6,40,100\.0,[0-9.]+,[0-9.]+,[0-9.]+,[0-9.]+,true,verified,0,tvla run \.\./\.\./\.\./\.\./programs/sll/reverse\.tvp \.\./\.\./\.\./\.\./programs/sll/reverse\.tvs --nonabs y,false$`)
 	if !row.Match(csv) || !strings.Contains(string(csv), "\nlimit,false,stopped after 20 structures,0,,21,31.8,18,21.2,10,25.0,") {
 		t.Errorf("results.csv:\n%s", csv)
 	}
@@ -142,7 +142,7 @@ func TestExperimentRejectsBadSpecs(t *testing.T) {
 
 func TestExperimentHelpHasAnExample(t *testing.T) {
 	_, out, _ := runCLI("experiment", "--help")
-	for _, want := range []string{"[[variant]]", "max_structures = 20000", "--jobs", "--max-memory", "--timeout", "--out", "Exit status"} {
+	for _, want := range []string{"[[variant]]", "max_structures = 20000", "--jobs", "--max-memory", "--timeout", "--out", "--cache DIR", "--fresh", "(reused)", "Exit status"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("experiment --help lacks %q", want)
 		}

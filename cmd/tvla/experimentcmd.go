@@ -27,6 +27,8 @@ type experimentOptions struct {
 	workers   int
 	quiet     bool
 	dryRun    bool
+	cache     string
+	fresh     bool
 }
 
 const exampleSpec = `  # stack.toml, beside stack.tvp
@@ -101,6 +103,18 @@ and the verdict; then each run's command line), results.csv, results.json
 structures and time per run). The table is printed on standard output too;
 a line per run started and ended goes to standard error.
 
+Runs already made are not made again: each run's result is stored in a
+cache (--cache, default OUT/cache) under a key of everything that decides it
+— the run's options, the text of every file it reads (the program, what it
+includes, the input, PROGRAM.properties) and the tvla that runs it (its
+version; for a development build, the executable's SHA-256) — and a later
+experiment with a run of the same key reuses the result: the table marks it
+"(reused)". So adding a variant makes one run, and an interrupted experiment
+started again makes only the runs it did not finish. A run stopped by the
+time or memory limit, or interrupted, is not stored; one stopped by
+max_structures is (it stops at the same point every time). --fresh makes
+every run again (and stores the new results).
+
 Ctrl-C (or SIGTERM) stops the runs going on as Ctrl-C stops tvla run (their
 figures become lower bounds), starts no more, writes the outputs and exits
 3; a second Ctrl-C ends the runs at once.
@@ -121,7 +135,7 @@ A SPEC:
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.out, "out", "", "write the results into `DIR` (default: SPEC-results beside the SPEC)")
+	f.StringVarP(&o.out, "out", "o", "", "write the results into `DIR` (default: SPEC-results beside the SPEC)")
 	f.IntVar(&o.jobs, "jobs", 1, "run `N` configurations at once")
 	o.maxMemory = driver.DefaultMaxMemory()
 	f.Var(&o.maxMemory, "max-memory", "the memory budget of the runs going at once, shared equally: each run gets `SIZE`/jobs as its --max-memory (e.g. 8GiB). "+
@@ -129,6 +143,8 @@ A SPEC:
 	f.DurationVar(&o.timeout, "timeout", 0, "stop each run that sets no timeout of its own after this `DURATION` (e.g. 10m; 0: no limit)")
 	f.IntVar(&o.workers, "workers", 0, "each run's --workers (0: the CPUs shared among the jobs); figures do not depend on it")
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "no progress lines")
+	f.StringVar(&o.cache, "cache", "", "keep the runs' results in `DIR`, reused by later experiments (default: cache in the --out folder)")
+	f.BoolVar(&o.fresh, "fresh", false, "make every run again, reusing no stored result (the new results are stored)")
 	f.BoolVar(&o.dryRun, "dry-run", false, "check the SPEC (the program loads under every run's options) and print each run's command, without running")
 	return cmd
 }
@@ -173,11 +189,20 @@ func runExperiment(cmd *cobra.Command, o *experimentOptions, specPath string) er
 		log = io.Discard
 	}
 	runner.Exe, runner.Log = exe, log
+	cacheDir := o.cache
+	if cacheDir == "" {
+		cacheDir = filepath.Join(out, "cache")
+	}
+	tool, err := experiment.ToolIdentity(versionString(), exe)
+	if err != nil {
+		return usageError("cannot identify the tvla executable for the cache: %v", err)
+	}
+	runner.Cache = &experiment.Cache{Dir: cacheDir, Tool: tool, Fresh: o.fresh}
 
 	ctx, stopWatching := watchInterrupts(runner, log)
 	defer stopWatching()
 
-	fmt.Fprintf(log, "experiment: %d runs of %s, %d at a time; results in %s\n", len(spec.Runs), spec.Program, o.jobs, out)
+	fmt.Fprintf(log, "experiment: %d runs of %s, %d at a time; results in %s, cache in %s\n", len(spec.Runs), spec.Program, o.jobs, out, cacheDir)
 	outcomes, runErr := runner.Run(ctx, spec)
 	// The report records the budget given (0: none given, the default's
 	// figure depends on the machine, or no limit).
@@ -202,7 +227,16 @@ func runExperiment(cmd *cobra.Command, o *experimentOptions, specPath string) er
 		}
 	}
 	fmt.Fprint(stdout, report.Table())
-	fmt.Fprintf(log, "experiment: wrote results.md, results.csv, results.json and chart.svg in %s\n", out)
+	made, reused := 0, 0
+	for _, oc := range outcomes {
+		switch {
+		case oc.Reused:
+			reused++
+		case oc.Status != experiment.NotRun:
+			made++
+		}
+	}
+	fmt.Fprintf(log, "experiment: %d runs made, %d reused; wrote results.md, results.csv, results.json and chart.svg in %s\n", made, reused, out)
 	if runErr != nil {
 		return &exitError{code: exitLimit, err: fmt.Errorf("experiment interrupted: the outputs hold what the runs found")}
 	}
