@@ -13,31 +13,36 @@ import (
 	"github.com/tvla-go/tvla/predicates"
 )
 
-type checkOptions struct {
-	defines []string
-	paths   []string
-}
-
 func newCheckCommand() *cobra.Command {
-	var o checkOptions
+	var o runOptions
 	cmd := &cobra.Command{
 		Use:   "check PROGRAM.tvp [INPUT.tvs ...]",
 		Short: "Parse and load a TVP program without analysing it",
 		Long: `Check preprocesses, parses and type-checks a TVP program (and its TVS inputs:
 those given, or PROGRAM.tvs beside the program) and prints a one-screen
 summary of what it declares. Every error is printed as file:line:col: message,
-and the exit status is then 2.`,
+and the exit status is then 2.
+
+Check takes every flag of tvla run, so a run's command line checks as it is
+(change run to check): those that decide what is loaded — -D, --path,
+--props (and PROGRAM.properties beside the program), --collapse-threads,
+--abs, --nonabs and the --soft-* flags — shape what is loaded and
+summarised; the others are checked for validity and otherwise ignored.`,
 		Example: `  tvla check programs/sll/reverse.tvp
-  tvla check programs/stack/stack.tvp programs/stack/stack.tvs -D THREADS=2 --path programs/stack`,
+  tvla check programs/stack/stack.tvp programs/stack/stack.tvs -D THREADS=2 --path programs/stack
+  tvla check programs/stack/stack.tvp --collapse-threads -D NO_SOFT_INVARIANTS --soft-invariants auto
+  tvla check programs/stack/stack.tvp -props programs/stack/tvla.properties`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			cfg := driver.Config{Program: args[0], Inputs: args[1:], Defines: o.defines, SearchPath: o.paths}
-			for _, d := range cfg.Defines {
-				if _, _, err := driver.ParseDefine(d); err != nil {
-					return inputError(err)
-				}
+			cfg := &o.cfg
+			cfg.Program, cfg.Inputs, cfg.Explicit = args[0], args[1:], changedFlags(cmd)
+			if err := cfg.Validate(); err != nil {
+				return inputError(err)
 			}
-			l, err := driver.Load(&cfg)
+			if err := cfg.ApplyProperties(cmd.ErrOrStderr()); err != nil {
+				return inputError(err)
+			}
+			l, err := driver.Load(cfg)
 			if err != nil {
 				return inputError(err)
 			}
@@ -45,9 +50,7 @@ and the exit status is then 2.`,
 			return nil
 		},
 	}
-	f := cmd.Flags()
-	f.StringArrayVarP(&o.defines, "define", "D", nil, "define a preprocessor macro: NAME or NAME=VALUE (TVLA: -DNAME, -DNAME(VALUE))")
-	f.StringArrayVar(&o.paths, "path", nil, "add `DIR` to the #include search path")
+	addRunFlags(cmd.Flags(), &o)
 	return cmd
 }
 
