@@ -6,9 +6,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/tvla-go/tvla/internal/atomicfile"
 )
 
 // Report is an experiment's outcomes with what the reports say about how
@@ -376,4 +379,40 @@ func formatBytes(n uint64) string {
 		return strconv.FormatFloat(float64(n)/(1<<10), 'f', 1, 64) + "KiB"
 	}
 	return strconv.FormatUint(n, 10) + "B"
+}
+
+// ReportFiles names the files WriteFiles writes, as the log says it.
+const ReportFiles = "results.md, results.csv, results.json and chart.svg"
+
+// WriteFiles writes the report into dir: results.md, results.csv,
+// results.json and chart.svg, each whole or not at all.
+func (r *Report) WriteFiles(dir string) error {
+	for _, f := range []struct {
+		name string
+		data []byte
+	}{
+		{"results.md", r.Markdown()},
+		{"results.csv", r.CSV()},
+		{"results.json", r.JSON()},
+		{"chart.svg", r.Chart()},
+	} {
+		if err := atomicfile.Write(filepath.Join(dir, f.name), f.data, true); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Tally counts the runs the experiment made and those whose stored
+// result it reused (a run the interrupt left undone is neither).
+func (r *Report) Tally() (made, reused int) {
+	for _, oc := range r.Outcomes {
+		switch {
+		case oc.Reused:
+			reused++
+		case oc.Status != NotRun:
+			made++
+		}
+	}
+	return made, reused
 }

@@ -2,9 +2,12 @@ package experiment
 
 import (
 	"encoding/json"
-	"github.com/tvla-go/tvla/internal/golden"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/tvla-go/tvla/internal/golden"
 )
 
 // fakeReport is an experiment with every kind of outcome, with figures
@@ -101,5 +104,30 @@ func TestShellLine(t *testing.T) {
 	want := `tvla run 'my prog.tvp' --nonabs 'succ[ss,ssnext]' -D 'X=it'\''s'`
 	if got != want {
 		t.Errorf("%s\nwant %s", got, want)
+	}
+}
+
+// Tally counts made and reused runs, not those an interrupt left undone;
+// WriteFiles writes the four report files.
+func TestReportTallyAndFiles(t *testing.T) {
+	r := fakeReport()
+	want := 0
+	for _, oc := range r.Outcomes {
+		if oc.Status != NotRun {
+			want++
+		}
+	}
+	r.Outcomes[0].Reused = true
+	if made, reused := r.Tally(); made != want-1 || reused != 1 {
+		t.Errorf("made %d, reused %d; want %d and 1", made, reused, want-1)
+	}
+	dir := t.TempDir()
+	if err := r.WriteFiles(dir); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"results.md", "results.csv", "results.json", "chart.svg"} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+			t.Error(err)
+		}
 	}
 }

@@ -212,31 +212,12 @@ func runExperiment(cmd *cobra.Command, o *experimentOptions, specPath string) er
 	}
 	report := &experiment.Report{Spec: spec, Outcomes: outcomes, Tool: "tvla", Version: versionString(),
 		Jobs: o.jobs, MaxMemory: budget, Timeout: o.timeout, Interrupted: runErr != nil}
-	files := []struct {
-		name string
-		data []byte
-	}{
-		{"results.md", report.Markdown()},
-		{"results.csv", report.CSV()},
-		{"results.json", report.JSON()},
-		{"chart.svg", report.Chart()},
-	}
-	for _, f := range files {
-		if err := driver.WriteFileAtomic(filepath.Join(out, f.name), f.data); err != nil {
-			return usageError("%v", err)
-		}
+	if err := report.WriteFiles(out); err != nil {
+		return usageError("%v", err)
 	}
 	fmt.Fprint(stdout, report.Table())
-	made, reused := 0, 0
-	for _, oc := range outcomes {
-		switch {
-		case oc.Reused:
-			reused++
-		case oc.Status != experiment.NotRun:
-			made++
-		}
-	}
-	fmt.Fprintf(log, "experiment: %d runs made, %d reused; wrote results.md, results.csv, results.json and chart.svg in %s\n", made, reused, out)
+	made, reused := report.Tally()
+	fmt.Fprintf(log, "experiment: %d runs made, %d reused; wrote %s in %s\n", made, reused, experiment.ReportFiles, out)
 	if runErr != nil {
 		return &exitError{code: exitLimit, err: fmt.Errorf("experiment interrupted: the outputs hold what the runs found")}
 	}
