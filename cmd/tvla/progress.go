@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/metrics"
 	"strings"
 	"time"
 
@@ -35,12 +36,25 @@ func (p *progress) Update(st driver.Stats) {
 		return
 	}
 	p.last = time.Now()
+	metrics.Read(heapSample)
+	fmt.Fprint(p.w, "\r"+progressLine(st, heapSample[0].Value.Uint64())+" ")
+	p.shown = true
+}
+
+// heapSample reads the heap's objects, live and not yet collected: what
+// the process holds now, which is what a user watching for growth needs.
+var heapSample = []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+
+// progressLine is the status of a run so far: what is stored and examined,
+// the rate, the heap and the worklist, so that a user can tell growth
+// from convergence.
+func progressLine(st driver.Stats, heap uint64) string {
 	rate := 0.0
 	if s := st.Elapsed.Seconds(); s > 0 {
 		rate = float64(st.Examined) / s
 	}
-	fmt.Fprintf(p.w, "\r%d stored, %d examined, worklist %d, %.0f structures/s, %.1fs ", st.Stored, st.Examined, st.Worklist, rate, st.Elapsed.Seconds())
-	p.shown = true
+	return fmt.Sprintf("%d stored, %d examined, worklist %d, %.0f structures/s, heap %s, %.1fs",
+		st.Stored, st.Examined, st.Worklist, rate, driver.FormatBytes(heap), st.Elapsed.Seconds())
 }
 
 // Done clears the status line.
