@@ -224,7 +224,7 @@ func (a *Action) create(s *tvl.Structure, f *tvl.Compiled, b Binding, clone bool
 		}
 		s.Set(a.isNew, logic.True, c)
 		s.Set(a.isNew, logic.False, u)
-		s.Set(a.instance, logic.True, u, c)
+		s.Set(a.instance, logic.True, c, u)
 		for _, p := range a.markNew {
 			s.Set(p, logic.True, c)
 		}

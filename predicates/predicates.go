@@ -33,7 +33,7 @@ func (k Kind) String() string {
 // Names of the built-in predicates besides sm.
 const (
 	IsNewName    = "isNew"    // unary: the individuals an action's %new or %clone created
-	InstanceName = "instance" // binary: relates an individual to its %new/%clone copy
+	InstanceName = "instance" // binary: instance(copy, original) relates a %new/%clone copy to the individual it copies
 	IsThreadName = "isthread" // unary: the individual is a thread (TVLA declares it for every program)
 	// InacName is the unary predicate TVLA's single-structure join
 	// ("ind") keeps on every individual: 1 where the individual exists,
