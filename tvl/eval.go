@@ -135,11 +135,20 @@ func (b *Bound) Eval(asg ...int) Kleene {
 
 // ForEach evaluates the formula under every assignment of its free
 // variables, in lexicographic order, and calls visit with each assignment
-// (valid only during the call) and value. visit returns false to stop.
+// (valid only during the call, and not to be changed: it is the
+// environment the formula reads) and value. visit returns false to stop.
 func (b *Bound) ForEach(visit func(asg []int, v Kleene) bool) {
-	for asg := range Tuples(b.st.s.n, len(b.c.free)) {
-		copy(b.st.env, asg)
-		if !visit(asg, b.c.root(&b.st)) {
+	// The assignments are walked in place in the environment's first
+	// slots, the free variables': copying each into it was a quarter of
+	// the time of a run whose preconditions have four free variables.
+	k, n := len(b.c.free), b.st.s.n
+	if k > 0 && n <= 0 {
+		return
+	}
+	asg := b.st.env[:k]
+	clear(asg)
+	for {
+		if !visit(asg, b.c.root(&b.st)) || !nextTuple(asg, n) {
 			return
 		}
 	}
