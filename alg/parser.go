@@ -468,23 +468,21 @@ func (p *parser) lpMark() *LPMark {
 func (p *parser) expr() Expr {
 	p.enter(p.tok().pos)
 	defer p.leave()
-	x := p.andExpr()
-	for p.is("||") {
-		op := p.next()
-		p.enter(op.pos)
-		defer p.leave()
-		x = &Binary{Pos: op.pos, Op: op.text, X: x, Y: p.andExpr()}
-	}
-	return x
+	return p.chain("||", p.andExpr)
 }
 
-func (p *parser) andExpr() Expr {
-	x := p.cmpExpr()
-	for p.is("&&") {
-		op := p.next()
-		p.enter(op.pos)
+func (p *parser) andExpr() Expr { return p.chain("&&", p.cmpExpr) }
+
+// chain parses operands joined by op, left to right; each operator counts
+// one level of nesting (until the chain ends), so that a chain of
+// thousands meets the nesting limit as nested parentheses do.
+func (p *parser) chain(op string, operand func() Expr) Expr {
+	x := operand()
+	for p.is(op) {
+		t := p.next()
+		p.enter(t.pos)
 		defer p.leave()
-		x = &Binary{Pos: op.pos, Op: op.text, X: x, Y: p.cmpExpr()}
+		x = &Binary{Pos: t.pos, Op: t.text, X: x, Y: operand()}
 	}
 	return x
 }
