@@ -11,6 +11,7 @@ type Program struct {
 	Locals       []*VarDecl // thread-local variables common to all operations
 	Instrument   []*InstrumentDecl
 	TVP          []*TVPDecl
+	Init         *InitDecl // nil: every shared variable starts null
 	Ops          []*OpDecl
 }
 
@@ -75,6 +76,14 @@ type PredName struct {
 type TVPDecl struct {
 	Pos  Pos
 	Text string
+}
+
+// InitDecl is the code that sets up the shared state before any
+// operation runs (a queue's dummy node): local declarations and
+// assignments only, run as one atomic step.
+type InitDecl struct {
+	Pos  Pos
+	Body *Block
 }
 
 // OpDecl is an operation: parameters, an optional result kind, its
@@ -253,3 +262,9 @@ func (e *CAS) exprPos() Pos     { return e.Pos }
 func (e *Unary) exprPos() Pos   { return e.Pos }
 func (e *Binary) exprPos() Pos  { return e.Pos }
 func (e *BadExpr) exprPos() Pos { return e.Pos }
+
+// ExprPos is where an expression starts (for a binary one, its operator).
+func ExprPos(x Expr) Pos { return x.exprPos() }
+
+// StmtPos is where a statement starts.
+func StmtPos(s Stmt) Pos { return s.stmtPos() }

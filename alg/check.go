@@ -68,6 +68,9 @@ func check(prog *Program, e *errs) {
 		c.localKind(v)
 		c.declare(c.global, v, "thread-local variable")
 	}
+	if prog.Init != nil {
+		c.checkInit(prog.Init)
+	}
 	ops := map[string]*OpDecl{}
 	for _, op := range prog.Ops {
 		if old := ops[op.Name]; old != nil {
@@ -168,6 +171,36 @@ func (c *checker) checkOp(op *OpDecl) {
 		c.e.add(op.Pos, "operation %s has no linearisation point (mark one with @lp)", op.Name)
 	}
 	c.scope, c.op = nil, nil
+}
+
+// checkInit allows local declarations and assignments without
+// linearisation points or cas: the initial state is built by plain code.
+func (c *checker) checkInit(d *InitDecl) {
+	c.scope = map[string]*varInfo{}
+	var walk func(b *Block)
+	walk = func(b *Block) {
+		for _, s := range b.Stmts {
+			switch s := s.(type) {
+			case *Block:
+				walk(s)
+			case *LocalStmt:
+				c.stmt(s)
+			case *AssignStmt:
+				if s.LP != nil {
+					c.e.add(s.LP.Pos, "no linearisation point in init")
+				} else if _, ok := s.RHS.(*CAS); ok {
+					c.e.add(s.RHS.exprPos(), "no cas in init: it runs before any thread")
+				} else {
+					c.assign(s)
+				}
+			case *BadStmt:
+			default:
+				c.e.add(s.stmtPos(), "init holds only local declarations and assignments")
+			}
+		}
+	}
+	walk(d.Body)
+	c.scope = nil
 }
 
 func (c *checker) block(b *Block) {

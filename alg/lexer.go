@@ -39,7 +39,7 @@ func (t token) String() string {
 // full, add, off and lp are ordinary identifiers.
 var keywords = map[string]bool{
 	"algorithm": true, "spec": true, "interleaving": true, "type": true,
-	"shared": true, "local": true, "instrument": true, "tvp": true, "op": true,
+	"shared": true, "local": true, "instrument": true, "tvp": true, "op": true, "init": true,
 	"data": true, "bool": true, "lock": true, "unlock": true,
 	"if": true, "else": true, "loop": true, "while": true, "break": true,
 	"continue": true, "return": true, "empty": true, "atomic": true,

@@ -132,7 +132,7 @@ func (p *parser) protect(f func(), sync func()) {
 }
 
 var declWords = map[string]bool{"spec": true, "interleaving": true, "type": true,
-	"shared": true, "local": true, "instrument": true, "tvp": true, "op": true}
+	"shared": true, "local": true, "instrument": true, "tvp": true, "op": true, "init": true}
 
 // syncDecl skips to the next declaration keyword at brace depth 0.
 func (p *parser) syncDecl() {
@@ -186,7 +186,7 @@ func (p *parser) syncStmt() {
 func (p *parser) decl(prog *Program) {
 	t := p.tok()
 	if t.kind != tIdent || !declWords[t.text] {
-		p.fail(t.pos, "expected a declaration (spec, interleaving, type, shared, local, instrument, tvp or op), found %s", t)
+		p.fail(t.pos, "expected a declaration (spec, interleaving, type, shared, local, instrument, tvp, init or op), found %s", t)
 	}
 	p.next()
 	switch t.text {
@@ -246,6 +246,13 @@ func (p *parser) decl(prog *Program) {
 		p.next()
 		p.expect(";")
 		prog.TVP = append(prog.TVP, &TVPDecl{Pos: t.pos, Text: r.text})
+	case "init":
+		d := &InitDecl{Pos: t.pos, Body: p.block()}
+		if prog.Init != nil {
+			p.e.add(t.pos, "duplicate init block (the first is at %d:%d)", prog.Init.Pos.Line, prog.Init.Pos.Col)
+			return
+		}
+		prog.Init = d
 	case "op":
 		prog.Ops = append(prog.Ops, p.op(t.pos))
 	}

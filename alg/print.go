@@ -52,6 +52,12 @@ func Print(p *Program) string {
 		w.blank()
 		w.line(0, "tvp `%s`;", d.Text)
 	}
+	if p.Init != nil {
+		w.blank()
+		w.line(0, "init {")
+		w.stmts(1, p.Init.Body.Stmts)
+		w.line(0, "}")
+	}
 	for _, op := range p.Ops {
 		w.blank()
 		params := make([]string, len(op.Params))

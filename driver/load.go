@@ -13,12 +13,16 @@ import (
 	"github.com/tvla-go/tvla/tvp"
 )
 
-// A Frontend reads a program file into a model under the loader's
+// A Frontend reads a program file of another language than TVP (an
+// algorithm, compiled to TVP) into a model under the loader's
 // configuration (macros, search path, abstraction overrides, generated
-// soft invariants) and returns the files it read. tvp.LoadProgram is the
-// front end of TVP files; a compiler from another language to TVP
-// registers its own with RegisterFrontend.
-type Frontend func(path string, cfg tvp.LoadConfig) (*model.Program, []string, error)
+// soft invariants), returning the files it read. Input, when not nil,
+// gives the initial structures of a run that names no TVS file: the name
+// errors give them and a configuration whose ReadFile serves that name.
+type Frontend struct {
+	Load  func(path string, cfg tvp.LoadConfig) (*model.Program, []string, error)
+	Input func(path string, cfg tvp.LoadConfig) (string, tvp.LoadConfig, error)
+}
 
 // frontends are the registered front ends by file extension.
 var frontends = map[string]Frontend{}
@@ -31,7 +35,7 @@ func RegisterFrontend(ext string, f Frontend) { frontends[ext] = f }
 // extension asks for (TVP by default).
 func LoadProgram(path string, cfg tvp.LoadConfig) (*model.Program, []string, error) {
 	if f, ok := frontends[filepath.Ext(path)]; ok {
-		return f(path, cfg)
+		return f.Load(path, cfg)
 	}
 	return tvp.LoadProgram(path, cfg)
 }
@@ -104,6 +108,13 @@ func load(c *Config, cfg tvp.LoadConfig) (*Loaded, error) {
 		return nil, err
 	}
 	l := &Loaded{Program: prog, Files: files, Inputs: c.Inputs}
+	if f, ok := frontends[filepath.Ext(c.Program)]; ok && f.Input != nil && len(l.Inputs) == 0 {
+		name, inner, err := f.Input(c.Program, cfg)
+		if err != nil {
+			return nil, err
+		}
+		l.Inputs, cfg = []string{name}, inner
+	}
 	if len(l.Inputs) == 0 {
 		beside := strings.TrimSuffix(c.Program, filepath.Ext(c.Program)) + ".tvs"
 		if _, err := os.Stat(beside); err == nil {

@@ -9,9 +9,17 @@ import (
 	"io"
 	"os"
 
+	"github.com/tvla-go/tvla/alg"
+	"github.com/tvla-go/tvla/algc"
+	"github.com/tvla-go/tvla/driver"
 	"github.com/tvla-go/tvla/experiment"
 	"github.com/tvla-go/tvla/tvp"
 )
+
+// Algorithms (.alg) compile to TVP on loading, in every command.
+func init() {
+	driver.RegisterFrontend(".alg", driver.Frontend{Load: algc.Load, Input: algc.Input})
+}
 
 // Exit codes, as the command-line contract fixes them.
 const (
@@ -55,7 +63,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if errors.As(err, &ee) {
 		switch ee.err.(type) {
 		case nil:
-		case tvp.ErrorList, *tvp.Error, experiment.SpecErrors:
+		case tvp.ErrorList, *tvp.Error, experiment.SpecErrors, alg.ErrorList:
 			// Positioned errors stand alone, one per line, as
 			// file:line:col: message.
 			fmt.Fprintln(stderr, ee.err)

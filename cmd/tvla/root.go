@@ -49,7 +49,7 @@ structures come from TVS files.`,
 	root.SetErr(stderr)
 	// Subcommands inherit it: cobra suggests subcommands, not flags.
 	root.SetFlagErrorFunc(flagError)
-	root.AddCommand(newVersionCommand(), newRunCommand(), newCheckCommand(), newEmbedCommand(), newExperimentCommand())
+	root.AddCommand(newVersionCommand(), newRunCommand(), newCheckCommand(), newEmbedCommand(), newExperimentCommand(), newCompileCommand())
 	return root
 }
 

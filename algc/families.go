@@ -1,0 +1,118 @@
+package algc
+
+import (
+	"fmt"
+
+	"github.com/tvla-go/tvla/alg"
+)
+
+// family builds a requested instrumentation predicate, or says why it
+// cannot.
+func (c *compiler) family(n *alg.PredName) (*instrument, string) {
+	L, D := c.s.link, c.s.value
+	args := make([]string, len(n.Args))
+	for i, a := range n.Args {
+		if len(a.Args) > 0 {
+			return nil, fmt.Sprintf("%s: the arguments are variable names", n)
+		}
+		args[i] = a.Name
+	}
+	nodeVar := func(x string) string {
+		if !isNode(c.s.thread[x]) {
+			return fmt.Sprintf("%s: %s is not a thread-local node variable", n, x)
+		}
+		return ""
+	}
+	need := func(k int) string {
+		if len(args) != k {
+			return fmt.Sprintf("%s takes %d variable name(s)", n.Name, k)
+		}
+		for _, a := range args {
+			if e := nodeVar(a); e != "" {
+				return e
+			}
+		}
+		if L == "" {
+			return fmt.Sprintf("%s needs a list type (a node type with a pointer to its own type)", n.Name)
+		}
+		return ""
+	}
+	name := n.String()
+	switch n.Name {
+	case "succ":
+		if e := need(2); e != "" {
+			return nil, e
+		}
+		x, y := args[0], args[1]
+		return &instrument{name: name, decl: fmt.Sprintf("%%i %s(v) = E(u_1, u_2) %s(v, u_1) & %s(v, u_2) & %s(u_1, u_2)%s", name, x, y, L, threadPred),
+			rules: []string{
+				fmt.Sprintf("%%r (E(v_3) %s(v_3) & %s(v_3, v_1) & %s(v_3, v_2)) ==> %s(v_1, v_2)", name, x, y, L),
+				fmt.Sprintf("%%r (E(v_3) %s(v_1) & %s(v_1, v_3) & %s(v_3, v_2)) ==> %s(v_1, v_2)", name, x, L, y),
+				fmt.Sprintf("%%r %s(v) ==> has[%s](v)", name, x),
+				fmt.Sprintf("%%r %s(v) ==> has[%s](v)", name, y),
+			}}, ""
+	case "same":
+		if e := need(2); e != "" {
+			return nil, e
+		}
+		x, y := args[0], args[1]
+		return &instrument{name: name, decl: fmt.Sprintf("%%i %s(v) = E(u) %s(v, u) & %s(v, u)%s", name, x, y, threadPred),
+			rules: []string{
+				fmt.Sprintf("%%r %s(v_1) & %s(v_1, v_2) ==> %s(v_1, v_2)", name, x, y),
+				fmt.Sprintf("%%r %s(v_1) & %s(v_1, v_2) ==> %s(v_1, v_2)", name, y, x),
+				fmt.Sprintf("%%r %s(v) ==> has[%s](v)", name, x),
+				fmt.Sprintf("%%r %s(v) ==> has[%s](v)", name, y),
+			}}, ""
+	case "ordered":
+		if e := need(2); e != "" {
+			return nil, e
+		}
+		heads := c.listHeads()
+		if len(heads) < 2 {
+			return nil, fmt.Sprintf("%s needs a shared pointer of the list type, whose reachability orders the nodes", name)
+		}
+		x, y, r := args[0], args[1], "reach["+heads[0]+"]"
+		return &instrument{name: name, collapsed: true,
+			decl: fmt.Sprintf("%%i %s(v) = E(u_1, u_2) %s(v, u_1) & %s(v, u_2) & (%s(u_1) -> %s(u_2)) nonabs", name, x, y, r, r),
+			rules: []string{
+				fmt.Sprintf("%%r (E(v_1, v_2) %s(v_1) & %s(v_1, v_2) & %s(v_1, v) & %s(v_2)) ==> %s(v)", name, x, y, r, r),
+				fmt.Sprintf("%%r %s(v) ==> has[%s](v)", name, x),
+				fmt.Sprintf("%%r %s(v) ==> has[%s](v)", name, y),
+			}}, ""
+	case "opval":
+		if len(args) == 0 || len(args) > 2 {
+			return nil, "opval takes a node variable and, optionally, a data variable: opval[n] or opval[n,lv]"
+		}
+		if e := nodeVar(args[0]); e != "" {
+			return nil, e
+		}
+		if D == "" {
+			return nil, "opval needs a data field in the list type"
+		}
+		d := ""
+		if len(args) == 2 {
+			d = args[1]
+		} else {
+			for _, v := range c.s.threadOrder {
+				if c.s.thread[v] == "data" {
+					if d != "" {
+						return nil, fmt.Sprintf("%s: several thread-local data variables; name one: opval[%s,%s]", name, args[0], d)
+					}
+					d = v
+				}
+			}
+		}
+		if c.s.thread[d] != "data" {
+			return nil, fmt.Sprintf("%s: %s is not a thread-local data variable", name, d)
+		}
+		x := args[0]
+		return &instrument{name: name, dataVar: d, decl: fmt.Sprintf("%%i %s(v) = E(u_1, u_2) %s(v, u_1) & %s(u_1, u_2) & %s(v, u_2)%s", name, x, D, d, threadPred),
+			rules: []string{
+				fmt.Sprintf("%%r (E(v_3) %s(v_3) & %s(v_3, v_1) & %s(v_3, v_2)) ==> %s(v_1, v_2)", name, x, d, D),
+				fmt.Sprintf("%%r (E(v_3) %s(v_1) & %s(v_1, v_3) & %s(v_3, v_2)) ==> %s(v_1, v_2)", name, x, D, d),
+				fmt.Sprintf("%%r %s(v) ==> has[%s](v)", name, x),
+				fmt.Sprintf("%%r %s(v) ==> has[%s](v)", name, d),
+			}}, ""
+	}
+	return nil, fmt.Sprintf("unknown instrumentation family %s (the generator knows succ[x,y], opval[x], same[x,y] and ordered[x,y]; others can be written in a tvp block)", n.Name)
+}

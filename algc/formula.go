@@ -1,0 +1,183 @@
+package algc
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/tvla-go/tvla/alg"
+)
+
+// Expressions become TVP formulas over the scheduled thread. val(x, t, w)
+// holds when w is the value of x for thread t (a node or a data value;
+// nothing for null); cond(x, t) is a boolean expression's truth for t.
+// Bound variables are w_1, w_2, ...: TVLA's finite differencing needs
+// update formulas to use names other than the definitions' (u, u_1, ...).
+
+type fgen struct {
+	s *symbols
+	n int
+}
+
+func (g *fgen) fresh() string {
+	g.n++
+	return fmt.Sprintf("w_%d", g.n)
+}
+
+// val is the formula "w is the value of x for thread t".
+func (g *fgen) val(x alg.Expr, t, w string) string {
+	switch x := x.(type) {
+	case *alg.Name:
+		if g.s.isThread(x.Name) {
+			return fmt.Sprintf("%s(%s, %s)", x.Name, t, w)
+		}
+		return fmt.Sprintf("%s(%s)", x.Name, w)
+	case *alg.Field:
+		u := g.fresh()
+		return fmt.Sprintf("(E(%s) %s & %s(%s, %s))", u, g.val(x.X, t, u), x.Name, u, w)
+	}
+	return "0" // null
+}
+
+// cond is the truth of a boolean expression for thread t.
+func (g *fgen) cond(x alg.Expr, t string) string {
+	switch x := x.(type) {
+	case *alg.Name:
+		if g.s.isThread(x.Name) {
+			return fmt.Sprintf("%s(%s)", x.Name, t)
+		}
+		return x.Name + "()"
+	case *alg.Field:
+		u := g.fresh()
+		return fmt.Sprintf("(E(%s) %s & %s(%s))", u, g.val(x.X, t, u), x.Name, u)
+	case *alg.Lit:
+		if x.Value == "true" {
+			return "1"
+		}
+		return "0"
+	case *alg.Unary:
+		return "!" + g.cond(x.X, t)
+	case *alg.Binary:
+		switch x.Op {
+		case "&&":
+			return "(" + g.cond(x.X, t) + " & " + g.cond(x.Y, t) + ")"
+		case "||":
+			return "(" + g.cond(x.X, t) + " | " + g.cond(x.Y, t) + ")"
+		case "==":
+			return g.eq(x.X, x.Y, t)
+		case "!=":
+			return "!" + g.eq(x.X, x.Y, t)
+		}
+	}
+	return "0"
+}
+
+// eq is the formula for a == b.
+func (g *fgen) eq(a, b alg.Expr, t string) string {
+	ka, kb := g.s.kind(a), g.s.kind(b)
+	if ka == "bool" {
+		return "(" + g.cond(a, t) + " <-> " + g.cond(b, t) + ")"
+	}
+	if ka == "null" && kb == "null" {
+		return "1"
+	}
+	if ka == "null" {
+		a, b = b, a
+	}
+	if ka == "null" || kb == "null" {
+		w := g.fresh()
+		return fmt.Sprintf("!(E(%s) %s)", w, g.val(a, t, w))
+	}
+	w := g.fresh()
+	return fmt.Sprintf("(A(%s) (%s <-> %s))", w, g.val(a, t, w), g.val(b, t, w))
+}
+
+// sched wraps a formula over thread ts: "for the scheduled thread".
+func sched(f string) string { return "(E(ts) tr_scheduled(ts) & " + f + ")" }
+
+// derefs lists the pointer expressions x dereferences (the X of each
+// X.f), innermost first.
+func derefs(x alg.Expr) []alg.Expr {
+	var out []alg.Expr
+	var walk func(alg.Expr)
+	walk = func(x alg.Expr) {
+		switch x := x.(type) {
+		case *alg.Field:
+			walk(x.X)
+			out = append(out, x.X)
+		case *alg.Unary:
+			walk(x.X)
+		case *alg.Binary:
+			walk(x.X)
+			walk(x.Y)
+		case *alg.CAS:
+			walk(x.Loc)
+			walk(x.Old)
+			walk(x.New)
+		}
+	}
+	walk(x)
+	return out
+}
+
+// pointers lists the node-valued subexpressions of x that are not shared
+// variables (those are unique and need no focus), nor null.
+func (g *fgen) pointers(x alg.Expr) []alg.Expr {
+	var out []alg.Expr
+	var walk func(alg.Expr)
+	walk = func(x alg.Expr) {
+		switch x := x.(type) {
+		case *alg.Name:
+			if isNode(g.s.kind(x)) && g.s.isThread(x.Name) {
+				out = append(out, x)
+			}
+		case *alg.Field:
+			walk(x.X)
+			if isNode(g.s.kind(x)) {
+				out = append(out, x)
+			}
+		case *alg.Unary:
+			walk(x.X)
+		case *alg.Binary:
+			walk(x.X)
+			walk(x.Y)
+		case *alg.CAS:
+			walk(x.Loc)
+			walk(x.Old)
+			walk(x.New)
+		}
+	}
+	walk(x)
+	return out
+}
+
+// focusOn is the focus formula (free variable v) of a node expression.
+func (g *fgen) focusOn(x alg.Expr) string { return sched(g.val(x, "ts", "v")) }
+
+// threadVarsRead lists the thread-local variables an expression reads.
+func (g *fgen) threadVarsRead(x alg.Expr, into map[string]bool) {
+	switch x := x.(type) {
+	case *alg.Name:
+		if g.s.isThread(x.Name) {
+			into[x.Name] = true
+		}
+	case *alg.Field:
+		g.threadVarsRead(x.X, into)
+	case *alg.Unary:
+		g.threadVarsRead(x.X, into)
+	case *alg.Binary:
+		g.threadVarsRead(x.X, into)
+		g.threadVarsRead(x.Y, into)
+	case *alg.CAS:
+		g.threadVarsRead(x.Loc, into)
+		g.threadVarsRead(x.Old, into)
+		g.threadVarsRead(x.New, into)
+	}
+}
+
+// source is an expression as written, for titles and comments.
+func source(x alg.Expr) string { return alg.ExprString(x) }
+
+// quote makes a TVP string literal.
+func quote(s string) string {
+	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `'`).Replace(s) + `"`
+}

@@ -1,0 +1,111 @@
+package algc
+
+import (
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/tvla-go/tvla/alg"
+	"github.com/tvla-go/tvla/model"
+	"github.com/tvla-go/tvla/tvp"
+	"github.com/tvla-go/tvla/tvp/cpp"
+)
+
+// Generated file names: the model and its input, as errors name them.
+func tvpName(path string) string { return path + ".tvp" }
+func tvsName(path string) string { return path + ".tvs" }
+
+func readSource(path string, cfg tvp.LoadConfig) ([]byte, error) {
+	read := cfg.ReadFile
+	if read == nil {
+		read = func(p string) ([]byte, error) { return cpp.ReadFile(p, tvp.MaxProgramBytes) }
+	}
+	return read(path)
+}
+
+// CompileFile reads and compiles the algorithm at path.
+func CompileFile(path string, cfg tvp.LoadConfig) (*Output, error) {
+	src, err := readSource(path, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return Compile(path, src)
+}
+
+// Load is the driver's front end for .alg files: the algorithm compiled
+// and loaded as TVP under the run's configuration (macros, abstraction
+// overrides, generated soft invariants). An error in the generated
+// model is reported at the statement it comes from.
+func Load(path string, cfg tvp.LoadConfig) (*model.Program, []string, error) {
+	out, err := CompileFile(path, cfg)
+	if err != nil {
+		return nil, []string{path}, err
+	}
+	name := tvpName(path)
+	inner := cfg
+	inner.ReadFile = serve(name, out.TVP, cfg.ReadFile)
+	prog, _, err := tvp.LoadProgram(name, inner)
+	if err != nil {
+		return nil, []string{path}, out.mapError(path, err)
+	}
+	return prog, []string{path}, nil
+}
+
+// Input is the initial structure of a compiled algorithm, for a run that
+// names no TVS file: its name (as errors give it) and text.
+func Input(path string, cfg tvp.LoadConfig) (string, tvp.LoadConfig, error) {
+	out, err := CompileFile(path, cfg)
+	if err != nil {
+		return "", cfg, err
+	}
+	name := tvsName(path)
+	inner := cfg
+	inner.ReadFile = serve(name, out.TVS, cfg.ReadFile)
+	return name, inner, nil
+}
+
+// serve reads name from memory and other files with read.
+func serve(name, text string, read func(string) ([]byte, error)) func(string) ([]byte, error) {
+	return func(p string) ([]byte, error) {
+		if p == name {
+			return []byte(text), nil
+		}
+		if read != nil {
+			return read(p)
+		}
+		if _, err := os.Stat(p); err != nil {
+			return nil, err
+		}
+		return cpp.ReadFile(p, tvp.MaxProgramBytes)
+	}
+}
+
+// mapError moves the positions of errors in the generated model to the
+// algorithm's statements, keeping the generated position in the text.
+func (out *Output) mapError(path string, err error) error {
+	name := tvpName(path)
+	conv := func(e *cpp.Error) *alg.Error {
+		if e.Pos.File != name || e.Pos.Line < 1 || e.Pos.Line > len(out.Lines) {
+			return &alg.Error{Pos: alg.Pos{File: path, Line: 1, Col: 1}, Msg: e.Error()}
+		}
+		p := out.Lines[e.Pos.Line-1]
+		if p.Line == 0 {
+			p = alg.Pos{File: path, Line: 1, Col: 1}
+		}
+		p.File = path
+		return &alg.Error{Pos: p, Msg: fmt.Sprintf("in the generated model (%s:%d:%d): %s", name, e.Pos.Line, e.Pos.Col, e.Msg)}
+	}
+	var list tvp.ErrorList
+	var one *cpp.Error
+	switch {
+	case errors.As(err, &list):
+		out := make(alg.ErrorList, len(list))
+		for i, e := range list {
+			out[i] = conv(e)
+		}
+		return out
+	case errors.As(err, &one):
+		return alg.ErrorList{conv(one)}
+	}
+	return err
+}

@@ -1,0 +1,151 @@
+package algc
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/tvla-go/tvla/alg"
+)
+
+// What the model knows about values, updated explicitly. Data values are
+// one summary individual, so "x.val = lv" makes val(x, d) 1/2 and
+// finite differencing could only say that the node may have a value;
+// the thesis' models record such facts in has[f] and opval[x] and update
+// them by hand from what the statement does (a copy has a value when its
+// source has one; after n.val = lv, n's value is lv). These are the same
+// updates, made from the statement.
+
+// has is "the value of x for thread t is not null".
+func (c *compiler) has(x alg.Expr, t string) string {
+	switch x := x.(type) {
+	case nil, *alg.New:
+		return "1"
+	case *alg.Name:
+		if c.s.isThread(x.Name) {
+			if c.gen.has("has[" + x.Name + "]") {
+				return fmt.Sprintf("has[%s](%s)", x.Name, t)
+			}
+			return fmt.Sprintf("(E(w_k) %s(%s, w_k))", x.Name, t)
+		}
+		return fmt.Sprintf("(E(w_k) %s(w_k))", x.Name)
+	case *alg.Field:
+		u := c.g.fresh()
+		if c.gen.has("has[" + x.Name + "]") {
+			return fmt.Sprintf("(E(%s) %s & has[%s](%s))", u, c.g.val(x.X, t, u), x.Name, u)
+		}
+		return fmt.Sprintf("(E(%s, w_k) %s & %s(%s, w_k))", u, c.g.val(x.X, t, u), x.Name, u)
+	}
+	return "0"
+}
+
+// opvals lists the opval instruments as (name, node var, data var).
+func (c *compiler) opvals() [][3]string {
+	var out [][3]string
+	for _, i := range c.gen.list {
+		if !strings.HasPrefix(i.name, "opval[") {
+			continue
+		}
+		args := strings.Split(strings.TrimSuffix(strings.TrimPrefix(i.name, "opval["), "]"), ",")
+		d := i.dataVar
+		out = append(out, [3]string{i.name, args[0], d})
+	}
+	return out
+}
+
+func (c *compiler) knowledge(st *step) []update {
+	var out []update
+	cleared := map[string]bool{}
+	for _, x := range st.clear {
+		cleared[x] = true
+	}
+	for _, a := range st.assigns {
+		if cleared[a.name] || a.cond != "" {
+			continue
+		}
+		if h := "has[" + a.name + "]"; c.gen.has(h) {
+			out = append(out, update{h + "(v)", fmt.Sprintf("(tr_scheduled(v) ? %s : %s(v))", c.has(a.src, "v"), h)})
+		}
+		out = append(out, c.opvalOnAssign(a)...)
+	}
+	for _, fs := range st.stores {
+		out = append(out, c.storeKnowledge(fs)...)
+	}
+	return out
+}
+
+// opvalOnAssign: d = x.val makes opval[x,d] hold (when both have
+// values); x = y copies opval[y,d]; x = new T clears it.
+func (c *compiler) opvalOnAssign(a *threadAssign) []update {
+	var out []update
+	for _, o := range c.opvals() {
+		name, x, d := o[0], o[1], o[2]
+		var now string
+		switch {
+		case a.name == d && isFieldOf(a.src, x, c.s.value):
+			now = fmt.Sprintf("%s & (E(w_k) %s(v, w_k) & has[%s](w_k))", c.has(&alg.Name{Name: x}, "v"), x, c.s.value)
+		case a.name == x && a.isNew:
+			now = "0"
+		case a.name == x && isThreadName(c.s, a.src) && c.gen.has(fmt.Sprintf("opval[%s,%s]", a.src.(*alg.Name).Name, d)):
+			now = fmt.Sprintf("opval[%s,%s](v)", a.src.(*alg.Name).Name, d)
+		case a.name == x && isThreadName(c.s, a.src) && len(c.opvalsOf(a.src.(*alg.Name).Name, d)) > 0:
+			now = c.opvalsOf(a.src.(*alg.Name).Name, d)[0] + "(v)"
+		default:
+			continue
+		}
+		out = append(out, update{name + "(v)", fmt.Sprintf("(tr_scheduled(v) ? %s : %s(v))", now, name)})
+	}
+	return out
+}
+
+func (c *compiler) opvalsOf(x, d string) []string {
+	var out []string
+	for _, o := range c.opvals() {
+		if o[1] == x && o[2] == d {
+			out = append(out, o[0])
+		}
+	}
+	return out
+}
+
+func isFieldOf(x alg.Expr, base, field string) bool {
+	f, ok := x.(*alg.Field)
+	if !ok || f.Name != field {
+		return false
+	}
+	n, ok := f.X.(*alg.Name)
+	return ok && n.Name == base
+}
+
+func isThreadName(s *symbols, x alg.Expr) bool {
+	n, ok := x.(*alg.Name)
+	return ok && s.isThread(n.Name)
+}
+
+// storeKnowledge: after x.f = e, x's node has an f when e has a value;
+// after x.val = d, opval[x,d] holds for the thread that stored, and the
+// node's specification node may no longer match.
+func (c *compiler) storeKnowledge(fs *fieldStore) []update {
+	node := sched(c.g.val(fs.base, "ts", "v"))
+	var out []update
+	if h := "has[" + fs.field + "]"; c.gen.has(h) {
+		out = append(out, update{h + "(v)", fmt.Sprintf("(%s ? %s : %s(v))", node, sched(c.has(fs.rhs, "ts")), h)})
+	}
+	if fs.field != c.s.value {
+		return out
+	}
+	at := func(v string) string { return sched(c.g.val(fs.base, "ts", v)) }
+	for _, o := range c.opvals() {
+		name, x, d := o[0], o[1], o[2]
+		exact := "1/2"
+		if b, ok := fs.base.(*alg.Name); ok && b.Name == x {
+			if r, ok := fs.rhs.(*alg.Name); ok && r.Name == d {
+				exact = fmt.Sprintf("(tr_scheduled(v) ? (has[%s](v) & %s) : 1/2)", x, c.has(r, "v"))
+			}
+		}
+		out = append(out, update{name + "(v)", fmt.Sprintf("((E(w_k) %s(v, w_k) & %s) ? %s : %s(v))", x, at("w_k"), exact, name)})
+	}
+	if c.gen.has("matching") {
+		out = append(out, update{"matching(v)", fmt.Sprintf("(%s ? ((E(w_k) spec(v, w_k)) & 1/2) : matching(v))", node)})
+	}
+	return out
+}

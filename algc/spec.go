@@ -1,0 +1,207 @@
+package algc
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/tvla-go/tvla/alg"
+)
+
+// The specification library in TVP (docs/algorithms.md). The
+// specification's state is a second list of nodes of the algorithm's
+// list type, from Head_S (and, for a queue, with a dummy node, to
+// Tail_S), linked by the same link field and holding values in the same
+// data field; spec(n, s) relates an implementation node to its
+// specification node (Friggens 2013, Sec. 7.3). A linearisation point is
+// a step that changes the specification list, guarded by what the
+// specification requires; its companion step raises the thesis'
+// "linearisability:" messages when the guard fails.
+
+type specLib struct {
+	name string
+	s    *symbols
+	g    *fgen
+	// emptyLPs: some operation linearises as returning empty (doneELP).
+	emptyLPs bool
+	// relation: spec(n, s) is maintained (an operation allocates the
+	// node of its value).
+	relation bool
+	gen      *instruments
+}
+
+func (sp *specLib) queue() bool { return sp.name == "queue" }
+
+// heads are the specification's pointers.
+func (sp *specLib) heads() []string {
+	if sp.queue() {
+		return []string{"Head_S", "Tail_S"}
+	}
+	return []string{"Head_S"}
+}
+
+func (sp *specLib) empty() string {
+	if sp.queue() {
+		return "(E(w) Head_S(w) & Tail_S(w))"
+	}
+	return "!(E(w) Head_S(w))"
+}
+
+// first is the formula over x of the node whose value a removal returns.
+func (sp *specLib) first(x string) string {
+	if sp.queue() {
+		return fmt.Sprintf("(E(w) Head_S(w) & %s(w, %s))", sp.s.link, x)
+	}
+	return "Head_S(" + x + ")"
+}
+
+func (sp *specLib) lpSteps(b *builder, m *alg.LPMark, at, next *loc, pos alg.Pos) {
+	first := len(b.steps)
+	defer func() {
+		// The specification step relates the thread's variables to the
+		// specification's nodes (opval, succ, matching): it keeps them
+		// all until it has run.
+		for _, st := range b.steps[first:] {
+			for _, x := range sp.s.threadOrder {
+				if sp.s.thread[x] != "bool" {
+					st.reads[x] = true
+				}
+			}
+		}
+	}()
+	op := b.op
+	switch {
+	case op.Result == nil:
+		sp.insertSteps(b, at, next, pos)
+	case m.Empty:
+		sp.emptySteps(b, at, next, pos)
+	default:
+		sp.removeSteps(b, m.Value, at, next, pos)
+	}
+}
+
+const done = "(E(ts) tr_scheduled(ts) & doneLP(ts))"
+
+func (sp *specLib) where(b *builder, pos alg.Pos) string {
+	return fmt.Sprintf("(%s, line %d)", b.op.Name, pos.Line)
+}
+
+func (sp *specLib) insertSteps(b *builder, at, next *loc, pos alg.Pos) {
+	op := b.op
+	param := ""
+	for _, p := range op.Params {
+		if p.Kind.Name == "data" && param == "" {
+			param = p.Name
+		}
+	}
+	L, D := sp.s.link, sp.s.value
+	st := b.newStep(at, next, pos, fmt.Sprintf("linearisation point: the specification's %s(%s)", op.Name, param))
+	st.pre = "!" + done
+	st.news = true
+	st.flags = map[string]bool{"doneLP": true}
+	st.reads[param] = true
+	up := []update{{"is_node(v)", "is_node(v) | isNew(v)"}}
+	if sp.queue() {
+		up = append(up, update{"Tail_S(v)", "isNew(v)"},
+			update{L + "(v_1, v_2)", L + "(v_1, v_2) | Tail_S(v_1) & isNew(v_2)"})
+	} else {
+		up = append(up, update{"Head_S(v)", "isNew(v)"},
+			update{L + "(v_1, v_2)", L + "(v_1, v_2) | isNew(v_1) & Head_S(v_2)"})
+	}
+	up = append(up, update{D + "(v_1, v_2)", D + "(v_1, v_2) | isNew(v_1) & " + sched(param+"(ts, v_2)")})
+	// The new node has the operation's value, and a successor unless it
+	// is the stack's only node.
+	up = append(up, update{"has[" + D + "](v)", "has[" + D + "](v) | isNew(v)"})
+	if sp.queue() {
+		up = append(up, update{"has[" + L + "](v)", "has[" + L + "](v) | Tail_S(v)"})
+	} else {
+		up = append(up, update{"has[" + L + "](v)", "has[" + L + "](v) | isNew(v) & (E(w) Head_S(w))"})
+	}
+	// The new node is in no cycle, and in the specification's list.
+	up = append(up, update{"circ(v)", "circ(v)"}, update{"reach[Head_S](v)", "reach[Head_S](v) | isNew(v)"})
+	if n := sp.s.alloc[op.Name]; n != "" && sp.relation {
+		st.reads[n] = true
+		node := sched(n + "(ts, v_1)")
+		up = append(up, update{"spec(v_1, v_2)", "spec(v_1, v_2) | " + node + " & isNew(v_2)"})
+		st.focus = append(st.focus, sched(n+"(ts, v)"))
+		if sp.gen.has(fmt.Sprintf("opval[%s]", n)) {
+			// n's node holds the value: its new specification node
+			// matches it.
+			up = append(up, update{"matching(v)", fmt.Sprintf("matching(v) | %s & (E(ts) tr_scheduled(ts) & opval[%s](ts))", sched(n+"(ts, v)"), n)})
+		}
+	}
+	st.updates = up
+	fails := b.newStep(at, nil, pos, fmt.Sprintf("linearisation point of %s fails", op.Name))
+	fails.pre = done
+	fails.msgs = []message{{done, fmt.Sprintf("linearisability: %s linearises twice %s", op.Name, sp.where(b, pos))}}
+}
+
+func (sp *specLib) removeSteps(b *builder, value alg.Expr, at, next *loc, pos alg.Pos) {
+	op := b.op
+	L, D := sp.s.link, sp.s.value
+	differs := fmt.Sprintf("(E(w_v, dd) %s & %s(w_v, dd) & !%s)", sp.first("w_v"), D, sched(b.g.val(value, "ts", "dd")))
+	focus := []string{sp.first("v"), fmt.Sprintf("(E(w_v) %s & %s(w_v, v))", sp.first("w_v"), D)}
+	if v, ok := value.(*alg.Name); ok && sp.s.isThread(v.Name) {
+		focus = append(focus, sched(v.Name+"(ts, v)"))
+	}
+	if sp.queue() {
+		focus[0] = fmt.Sprintf("(E(w) Head_S(w) & %s(w, v))", L)
+	} else {
+		focus[0] = fmt.Sprintf("(E(w) Head_S(w) & %s(w, v))", L)
+	}
+	st := b.newStep(at, next, pos, fmt.Sprintf("linearisation point: the specification's %s() returns %s", op.Name, source(value)))
+	st.pre = fmt.Sprintf("!%s & !%s & !%s", done, sp.empty(), differs)
+	st.focus = focus
+	st.flags = map[string]bool{"doneLP": true}
+	b.g.threadVarsRead(value, st.reads)
+	st.updates = []update{
+		{"spec(v_1, v_2)", "spec(v_1, v_2) & !Head_S(v_2)"},
+		{"Head_S(v)", fmt.Sprintf("E(w) Head_S(w) & %s(w, v)", L)},
+		{"reach[Head_S](v)", "reach[Head_S](v) & !Head_S(v)"},
+	}
+	what := "top"
+	if sp.queue() {
+		what = "first value"
+	}
+	fails := b.newStep(at, nil, pos, fmt.Sprintf("linearisation point of %s fails", op.Name))
+	fails.pre = fmt.Sprintf("%s | %s | %s", done, sp.empty(), differs)
+	fails.focus = focus[1:]
+	b.g.threadVarsRead(value, fails.reads)
+	fails.msgs = []message{
+		{done, fmt.Sprintf("linearisability: %s linearises twice %s", op.Name, sp.where(b, pos))},
+		{sp.empty(), fmt.Sprintf("linearisability: %s of a value while the specification %s is empty %s", op.Name, sp.name, sp.where(b, pos))},
+		{differs, fmt.Sprintf("linearisability: %s returns a value other than the specification's %s %s", op.Name, what, sp.where(b, pos))},
+	}
+}
+
+func (sp *specLib) emptySteps(b *builder, at, next *loc, pos alg.Pos) {
+	op := b.op
+	st := b.newStep(at, next, pos, fmt.Sprintf("linearisation point: the specification's %s() returns empty", op.Name))
+	st.pre = fmt.Sprintf("!%s & %s", done, sp.empty())
+	st.flags = map[string]bool{"doneELP": true}
+	fails := b.newStep(at, nil, pos, fmt.Sprintf("linearisation point of an empty %s fails", op.Name))
+	fails.pre = fmt.Sprintf("%s | !%s", done, sp.empty())
+	fails.msgs = []message{
+		{done, fmt.Sprintf("linearisability: %s linearises as empty after linearising with a value %s", op.Name, sp.where(b, pos))},
+		{"!" + sp.empty(), fmt.Sprintf("linearisability: %s returns empty but the specification %s is not empty %s", op.Name, sp.name, sp.where(b, pos))},
+	}
+}
+
+// initStep makes the specification's initial state where it has one (a
+// queue's dummy node, related to the node init allocated).
+func (sp *specLib) initStep(b *builder, at, next *loc, pos alg.Pos, initAlloc string) bool {
+	if !sp.queue() {
+		return false
+	}
+	st := b.newStep(at, next, pos, "the specification's initial state")
+	st.news = true
+	st.updates = []update{{"is_node(v)", "is_node(v) | isNew(v)"}, {"Head_S(v)", "isNew(v)"}, {"Tail_S(v)", "isNew(v)"},
+		{"reach[Head_S](v)", "reach[Head_S](v) | isNew(v)"}, {"circ(v)", "circ(v)"}}
+	if initAlloc != "" && sp.relation {
+		st.reads[initAlloc] = true
+		st.updates = append(st.updates, update{"spec(v_1, v_2)", "spec(v_1, v_2) | " + sched(initAlloc+"(ts, v_1)") + " & isNew(v_2)"})
+	}
+	return true
+}
+
+// specName is the library name with its article, for messages.
+func specName(s string) string { return strings.ToLower(s) }

@@ -1,0 +1,245 @@
+package algc
+
+import (
+	"fmt"
+
+	"github.com/tvla-go/tvla/alg"
+)
+
+// threadAssign is a write to a thread-local variable; whether it can be
+// written as "only sets" (the variable was null) is decided once
+// liveness is known (emit.go).
+type threadAssign struct {
+	name string
+	// val is the new value's formula over the thread v_1 and the value
+	// v_2 (node or data); cond over v for a bool.
+	val, cond string
+	// src is the assigned expression (nil: a parameter's arbitrary
+	// value); isNew: a new node.
+	src   alg.Expr
+	isNew bool
+}
+
+// fieldStore is a write x.f := rhs, for the explicit updates of what the
+// model knows about values (knowledge.go).
+type fieldStore struct {
+	field string
+	base  alg.Expr
+	rhs   alg.Expr
+	isNew bool
+}
+
+func (b *builder) assignStmt(st *alg.AssignStmt, next *loc) *loc {
+	l := b.newLoc(st.Pos, "")
+	if c, ok := st.RHS.(*alg.CAS); ok {
+		b.casSteps(l, c, st.LP, st.LHS, next, next, st.Pos)
+		return l
+	}
+	after := next
+	if st.LP != nil {
+		after = b.lpGroup(st.LP, next, st.Pos)
+	}
+	s := b.newStep(l, after, st.Pos, source(st.LHS)+" = "+source(st.RHS))
+	b.store(s, st.LHS, st.RHS)
+	b.focusAndReads(s, st.RHS)
+	b.targetFocus(s, st.LHS)
+	b.nullChecks(l, st.Pos, st.LHS, st.RHS)
+	return l
+}
+
+// targetFocus focuses on the node whose field a store writes, and reads
+// the variables that name it.
+func (b *builder) targetFocus(s *step, lhs alg.Expr) {
+	if f, ok := lhs.(*alg.Field); ok {
+		b.focusAndReads(s, f.X)
+	}
+}
+
+// store adds to s the update of lhs := rhs (rhs may be new T; a bool
+// lhs takes rhs as a condition).
+func (b *builder) store(s *step, lhs, rhs alg.Expr) {
+	kind := b.s.kind(lhs)
+	valOf := func(t, w string) string { return b.g.val(rhs, t, w) }
+	if isNewExpr(rhs) {
+		s.news = true
+		s.updates = append(s.updates, update{"is_node(v)", "is_node(v) | isNew(v)"})
+		valOf = func(_, w string) string { return "isNew(" + w + ")" }
+	}
+	switch l := lhs.(type) {
+	case *alg.Name:
+		if b.s.isThread(l.Name) {
+			s.writes[l.Name] = true
+			a := &threadAssign{name: l.Name, src: rhs, isNew: s.news && isNewExpr(rhs)}
+			if kind == "bool" {
+				a.cond = b.g.cond(rhs, "v")
+			} else {
+				a.val = valOf("v_1", "v_2")
+			}
+			s.assigns = append(s.assigns, a)
+			return
+		}
+		if kind == "bool" {
+			s.updates = append(s.updates, update{l.Name + "()", sched(b.g.cond(rhs, "ts"))})
+			return
+		}
+		s.updates = append(s.updates, update{l.Name + "(v)", sched(valOf("ts", "v"))})
+		if isNode(kind) {
+			s.change = &ptrChange{shared: l.Name, target: sched(valOf("ts", "@T@"))}
+		}
+	case *alg.Field:
+		node := sched(b.g.val(l.X, "ts", "v_1"))
+		if kind == "bool" {
+			node = sched(b.g.val(l.X, "ts", "v"))
+			s.updates = append(s.updates, update{l.Name + "(v)", fmt.Sprintf("(%s ? %s : %s(v))", node, sched(b.g.cond(rhs, "ts")), l.Name)})
+			return
+		}
+		s.stores = append(s.stores, &fieldStore{field: l.Name, base: l.X, rhs: rhs, isNew: isNewExpr(rhs)})
+		target := sched(valOf("ts", "v_2"))
+		s.updates = append(s.updates, update{l.Name + "(v_1, v_2)", fmt.Sprintf("(%s ? %s : %s(v_1, v_2))", node, target, l.Name)})
+		if l.Name == b.s.link {
+			s.change = &ptrChange{node: sched(b.g.val(l.X, "ts", "@N@")), target: sched(valOf("ts", "@T@"))}
+		}
+	}
+}
+
+// casSteps compiles cas(loc, old, new): a step where it succeeds (with
+// the linearisation point lp, if any, on that side), one where it fails.
+// result, if not nil, is the bool variable the outcome is assigned to.
+func (b *builder) casSteps(l *loc, c *alg.CAS, lp *alg.LPMark, result alg.Expr, succTo, failTo *loc, pos alg.Pos) {
+	eq := sched(b.g.eq(c.Loc, c.Old, "ts"))
+	after := succTo
+	if lp != nil {
+		after = b.lpGroup(lp, succTo, pos)
+	}
+	text := source(c)
+	ok := b.newStep(l, after, pos, text+" succeeds")
+	ok.pre = eq
+	b.store(ok, c.Loc, c.New)
+	if ok.change != nil && ok.change.shared == "" {
+		if lit, isLit := c.Old.(*alg.Lit); isLit && lit.Value == "null" {
+			ok.change.setOnly = true
+		}
+	}
+	fail := b.newStep(l, failTo, pos, text+" fails")
+	fail.pre = "!" + eq
+	for i, s := range []*step{ok, fail} {
+		b.focusAndReads(s, c)
+		if result != nil {
+			lit := &alg.Lit{Value: []string{"true", "false"}[i]}
+			b.store(s, result, lit)
+		}
+	}
+	b.nullChecks(l, pos, c)
+}
+
+func (b *builder) lockStep(l *loc, st *alg.LockStmt, next *loc) {
+	verb := "lock "
+	if st.Unlock {
+		verb = "unlock "
+	}
+	s := b.newStep(l, next, st.Pos, verb+source(st.X))
+	b.focusAndReads(s, st.X)
+	switch x := st.X.(type) {
+	case *alg.Name:
+		if st.Unlock {
+			s.updates = append(s.updates, update{x.Name + "(v)", x.Name + "(v) & !tr_scheduled(v)"})
+			return
+		}
+		s.pre = "!(E(w) " + x.Name + "(w))"
+		s.updates = append(s.updates, update{x.Name + "(v)", x.Name + "(v) | tr_scheduled(v)"})
+	case *alg.Field:
+		node := sched(b.g.val(x.X, "ts", "v_1"))
+		if st.Unlock {
+			s.updates = append(s.updates, update{x.Name + "(v_1, v_2)", fmt.Sprintf("%s(v_1, v_2) & !(%s & tr_scheduled(v_2))", x.Name, node)})
+			return
+		}
+		w, t := b.g.fresh(), b.g.fresh()
+		s.pre = fmt.Sprintf("!(E(%s, %s) %s & %s(%s, %s))", w, t, sched(b.g.val(x.X, "ts", w)), x.Name, w, t)
+		s.updates = append(s.updates, update{x.Name + "(v_1, v_2)", fmt.Sprintf("%s(v_1, v_2) | %s & tr_scheduled(v_2)", x.Name, node)})
+		b.nullChecks(l, st.Pos, st.X)
+	}
+}
+
+// lpGroup is the specification step of a linearisation point, after the
+// marked statement and in the same atomic step; with "if COND", a test
+// first.
+func (b *builder) lpGroup(m *alg.LPMark, next *loc, pos alg.Pos) *loc {
+	at := b.newLoc(pos, "_lp")
+	at.internal = true
+	entry := at
+	if m.Cond != nil {
+		test := b.newLoc(pos, "_lpif")
+		test.internal = true
+		b.condSteps(test, m.Cond, at, next, "@lp if "+source(m.Cond))
+		entry = test
+	}
+	b.spec.lpSteps(b, m, at, next, pos)
+	return entry
+}
+
+// compileOp builds an operation's steps: its begin step from idle, its
+// body, and the response steps back to idle.
+func (b *builder) compileOp(op *alg.OpDecl) {
+	b.op, b.prefix, b.inInit = op, op.Name, false
+	b.end = b.namedLoc(op.Name+"_end", op.Pos)
+	b.endEmpty = b.namedLoc(op.Name+"_end_empty", op.Pos)
+	entry := b.stmts(op.Body.Stmts, b.end)
+	begin := b.newStep(b.idle, entry, op.Pos, "begin "+op.Name)
+	begin.clearAll = true
+	begin.flags = map[string]bool{"doneLP": false}
+	if b.spec.emptyLPs {
+		begin.flags["doneELP"] = false
+	}
+	for _, p := range op.Params {
+		begin.writes[p.Name] = true
+		a := &threadAssign{name: p.Name}
+		switch p.Kind.Name {
+		case "data":
+			a.val = "is_data(v_2) & 1/2"
+		case "bool":
+			a.cond = "1/2"
+		default:
+			a.val = "is_node(v_2) & 1/2"
+		}
+		begin.assigns = append(begin.assigns, a)
+	}
+	b.endSteps(b.end, "doneLP", "", "returns without linearising")
+	b.endSteps(b.endEmpty, "doneELP", "doneLP", "returns empty without linearising as empty")
+}
+
+func (b *builder) namedLoc(name string, pos alg.Pos) *loc {
+	for i := 2; b.names[name]; i++ {
+		name = fmt.Sprintf("%s_%d", name, i)
+	}
+	b.names[name] = true
+	l := &loc{name: name, thread: true, pos: pos}
+	b.locs = append(b.locs, l)
+	return l
+}
+
+// endSteps is the response: it needs flag (and not notFlag) set, and
+// clears the thread's variables; else a linearisability message.
+func (b *builder) endSteps(l *loc, flag, notFlag, what string) {
+	good := sched(flag + "(ts)")
+	if notFlag != "" {
+		good = "(" + good + " & !" + sched(notFlag+"(ts)") + ")"
+	}
+	end := b.newStep(l, b.idle, b.op.Pos, "return from "+b.op.Name)
+	end.pre = good
+	end.clearAll = true
+	end.flags = map[string]bool{"doneLP": false}
+	if b.spec.emptyLPs {
+		end.flags["doneELP"] = false
+	}
+	fails := b.newStep(l, nil, b.op.Pos, "return from "+b.op.Name+" fails")
+	fails.pre = "!" + good
+	fails.msgs = append(fails.msgs, message{"!" + sched(flag+"(ts)"), fmt.Sprintf("linearisability: %s %s", b.op.Name, what)})
+	if notFlag != "" {
+		fails.msgs = append(fails.msgs, message{sched(notFlag + "(ts)"), fmt.Sprintf("linearisability: %s returns empty after linearising with a value", b.op.Name)})
+	}
+}
+
+func isNewExpr(x alg.Expr) bool {
+	_, ok := x.(*alg.New)
+	return ok
+}
