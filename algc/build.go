@@ -25,6 +25,9 @@ type loc struct {
 	// never a scheduling point.
 	internal bool
 	lock     bool
+	// lp: inside a linearisation-point group, which keeps the thread's
+	// variables until the specification step has related them.
+	lp bool
 	// alias: a loop head placeholder resolves to the loop body's entry.
 	alias *loc
 	pos   alg.Pos
@@ -68,6 +71,8 @@ type step struct {
 	// fields.
 	assigns []*threadAssign
 	stores  []*fieldStore
+	// ites are the overwrites of fields (guarded.go).
+	ites []*ite
 }
 
 // ptrChange is a write to a shared node pointer (shared != "") or to the

@@ -2,6 +2,7 @@ package algc
 
 import (
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -48,8 +49,11 @@ func (c *compiler) liveness() {
 		if st.to == nil || st.clearAll {
 			continue
 		}
+		if st.to.lp {
+			continue
+		}
 		for _, x := range c.s.threadOrder {
-			if (live[st.from][x] || st.writes[x]) && !live[st.to][x] {
+			if (live[st.from][x] || st.writes[x] || st.from.lp) && !live[st.to][x] {
 				st.clear = append(st.clear, x)
 			}
 		}
@@ -212,8 +216,20 @@ func (c *compiler) emitStep(st *step) {
 	ups := c.updates(st)
 	if len(ups) > 0 {
 		w.line(p, "  {")
+		var collapsed []update
 		for _, u := range ups {
+			if c.collapsedOnly(u) {
+				collapsed = append(collapsed, u)
+				continue
+			}
 			w.line(p, "    %s = %s", u.lhs, u.rhs)
+		}
+		if len(collapsed) > 0 {
+			w.line(p, "#ifdef COLLAPSE_THREADS")
+			for _, u := range collapsed {
+				w.line(p, "    %s = %s", u.lhs, u.rhs)
+			}
+			w.line(p, "#endif")
 		}
 		w.line(p, "  }")
 	}
@@ -272,7 +288,20 @@ func (c *compiler) updates(st *step) []update {
 	for _, u := range c.knowledge(st) {
 		addU(u)
 	}
+	ites := map[string]*ite{}
+	for _, it := range st.ites {
+		ites[it.pred] = it
+	}
+	for _, a := range st.assigns {
+		if !cleared[a.name] && !c.setOnly(st, a) {
+			ites[a.name] = c.assignIte(a)
+		}
+	}
+
 	for _, u := range c.reachUpdates(st.change) {
+		addU(u)
+	}
+	for _, u := range c.guardedUpdates(ites) {
 		addU(u)
 	}
 	return out
@@ -284,7 +313,7 @@ func (c *compiler) assignUpdate(st *step, a *threadAssign) update {
 	if a.cond != "" {
 		return update{a.name + "(v)", fmt.Sprintf("(tr_scheduled(v) ? %s : %s(v))", a.cond, a.name)}
 	}
-	if !c.live[st.from][a.name] && !st.reads[a.name] && !st.clearAll {
+	if c.setOnly(st, a) {
 		return update{a.name + "(v_1, v_2)", fmt.Sprintf("%s(v_1, v_2) | tr_scheduled(v_1) & %s", a.name, a.val)}
 	}
 	return update{a.name + "(v_1, v_2)", fmt.Sprintf("(tr_scheduled(v_1) ? %s : %s(v_1, v_2))", a.val, a.name)}
@@ -366,4 +395,36 @@ func (c *compiler) tvs() string {
   is_data = {d}
 }
 `
+}
+
+// setOnly: the variable is dead, so null, before the step, which does
+// not read it.
+func (c *compiler) setOnly(st *step, a *threadAssign) bool {
+	return a.cond == "" && !c.live[st.from][a.name] && !st.reads[a.name] && !st.clearAll
+}
+
+var v1v2 = regexp.MustCompile(`\bv_[12]\b`)
+
+// assignIte is a variable's overwrite as an ite (guarded.go).
+func (c *compiler) assignIte(a *threadAssign) *ite {
+	if a.cond != "" {
+		return &ite{pred: a.name, arity: 1, cond: func(x string) string { return "tr_scheduled(" + x + ")" },
+			val: func(x, _ string) string { return strings.ReplaceAll(a.cond, "(v)", "("+x+")") }}
+	}
+	return &ite{pred: a.name, arity: 2, cond: func(x string) string { return "tr_scheduled(" + x + ")" },
+		val: func(x, y string) string {
+			return v1v2.ReplaceAllStringFunc(a.val, func(m string) string {
+				if m == "v_1" {
+					return x
+				}
+				return y
+			})
+		}}
+}
+
+// collapsedOnly says whether an update is of a predicate declared only
+// under COLLAPSE_THREADS.
+func (c *compiler) collapsedOnly(u update) bool {
+	i := c.gen.byName[u.lhs[:strings.Index(u.lhs, "(")]]
+	return i != nil && i.collapsed
 }

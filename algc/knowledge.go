@@ -63,10 +63,21 @@ func (c *compiler) knowledge(st *step) []update {
 			continue
 		}
 		if h := "has[" + a.name + "]"; c.gen.has(h) {
-			out = append(out, update{h + "(v)", fmt.Sprintf("(tr_scheduled(v) ? %s : %s(v))", c.has(a.src, "v"), h)})
+			src := c.has(a.src, "v")
+			switch {
+			case src == "1":
+				out = append(out, update{h + "(v)", h + "(v) | tr_scheduled(v)"})
+			case src == "0":
+				out = append(out, update{h + "(v)", h + "(v) & !tr_scheduled(v)"})
+			case c.setOnly(st, a):
+				out = append(out, update{h + "(v)", fmt.Sprintf("%s(v) | tr_scheduled(v) & %s", h, src)})
+			default:
+				out = append(out, update{h + "(v)", fmt.Sprintf("(tr_scheduled(v) ? %s : %s(v))", src, h)})
+			}
 		}
 		out = append(out, c.opvalOnAssign(a)...)
 	}
+	out = append(out, c.clearedKnowledge(st)...)
 	for _, fs := range st.stores {
 		out = append(out, c.storeKnowledge(fs)...)
 	}
@@ -146,6 +157,34 @@ func (c *compiler) storeKnowledge(fs *fieldStore) []update {
 	}
 	if c.gen.has("matching") {
 		out = append(out, update{"matching(v)", fmt.Sprintf("(%s ? ((E(w_k) spec(v, w_k)) & 1/2) : matching(v))", node)})
+	}
+	return out
+}
+
+// clearedKnowledge: what the thread's cleared variables made hold for it
+// becomes false for it (the hand models' N_SS_SSNEXT_NULL): every
+// generated predicate whose definition needs one of them, as x(v, _).
+func (c *compiler) clearedKnowledge(st *step) []update {
+	clear := st.clear
+	if st.clearAll {
+		clear = c.s.threadOrder
+	}
+	gone := map[string]bool{}
+	for _, x := range clear {
+		gone[x] = true
+	}
+	var out []update
+	for _, in := range c.gen.list {
+		def := parseConj(in.decl)
+		if def == nil {
+			continue
+		}
+		for _, a := range def.atoms {
+			if !a.neg && gone[a.pred] && len(a.args) > 0 && a.args[0] == "v" {
+				out = append(out, update{in.name + "(v)", in.name + "(v) & !tr_scheduled(v)"})
+				break
+			}
+		}
 	}
 	return out
 }

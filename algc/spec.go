@@ -55,19 +55,6 @@ func (sp *specLib) first(x string) string {
 }
 
 func (sp *specLib) lpSteps(b *builder, m *alg.LPMark, at, next *loc, pos alg.Pos) {
-	first := len(b.steps)
-	defer func() {
-		// The specification step relates the thread's variables to the
-		// specification's nodes (opval, succ, matching): it keeps them
-		// all until it has run.
-		for _, st := range b.steps[first:] {
-			for _, x := range sp.s.threadOrder {
-				if sp.s.thread[x] != "bool" {
-					st.reads[x] = true
-				}
-			}
-		}
-	}()
 	op := b.op
 	switch {
 	case op.Result == nil:

@@ -88,7 +88,13 @@ func (b *builder) store(s *step, lhs, rhs alg.Expr) {
 		}
 	case *alg.Field:
 		node := sched(b.g.val(l.X, "ts", "v_1"))
+		base := l.X
+		s.ites = append(s.ites, &ite{pred: l.Name, arity: 2,
+			cond: func(x string) string { return sched(b.g.val(base, "ts", x)) },
+			val:  func(_, y string) string { return sched(valOf("ts", y)) }})
 		if kind == "bool" {
+			s.ites[len(s.ites)-1].arity = 1
+			s.ites[len(s.ites)-1].val = func(string, string) string { return sched(b.g.cond(rhs, "ts")) }
 			node = sched(b.g.val(l.X, "ts", "v"))
 			s.updates = append(s.updates, update{l.Name + "(v)", fmt.Sprintf("(%s ? %s : %s(v))", node, sched(b.g.cond(rhs, "ts")), l.Name)})
 			return
@@ -165,11 +171,11 @@ func (b *builder) lockStep(l *loc, st *alg.LockStmt, next *loc) {
 // first.
 func (b *builder) lpGroup(m *alg.LPMark, next *loc, pos alg.Pos) *loc {
 	at := b.newLoc(pos, "_lp")
-	at.internal = true
+	at.internal, at.lp = true, true
 	entry := at
 	if m.Cond != nil {
 		test := b.newLoc(pos, "_lpif")
-		test.internal = true
+		test.internal, test.lp = true, true
 		b.condSteps(test, m.Cond, at, next, "@lp if "+source(m.Cond))
 		entry = test
 	}
