@@ -165,7 +165,9 @@ func (s *symbols) kind(x alg.Expr) string {
 	return "bool"
 }
 
-func isNode(k string) bool { return k != "" && k != "data" && k != "bool" && k != "lock" && k != "null" }
+func isNode(k string) bool {
+	return k != "" && k != "data" && k != "bool" && k != "lock" && k != "null"
+}
 
 // isThread says whether a name is a thread-local variable (else shared).
 func (s *symbols) isThread(name string) bool {
