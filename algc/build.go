@@ -73,6 +73,13 @@ type step struct {
 	stores  []*fieldStore
 	// ites are the overwrites of fields (guarded.go).
 	ites []*ite
+	// allocs are the variables the step points at a new node; publishes
+	// those whose node it stores where others can reach it (private.go).
+	allocs, publishes []string
+	// storeBase is the thread variable whose node a field store writes;
+	// private says that node is still the thread's own (private.go).
+	storeBase string
+	private   bool
 }
 
 // ptrChange is a write to a shared node pointer (shared != "") or to the

@@ -85,6 +85,7 @@ func CompileProgram(file string, prog *alg.Program) (*Output, error) {
 		return nil, err
 	}
 	c.liveness()
+	c.privacy()
 	c.w = &writer{}
 	c.emitTVP(prog)
 	out := &Output{Name: prog.Name, TVP: c.w.b.String(), Lines: c.w.lines, TVS: c.tvs()}

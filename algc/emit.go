@@ -301,7 +301,7 @@ func (c *compiler) updates(st *step) []update {
 	for _, u := range c.reachUpdates(st.change) {
 		addU(u)
 	}
-	for _, u := range c.guardedUpdates(ites) {
+	for _, u := range c.guardedUpdates(ites, st.private) {
 		addU(u)
 	}
 	return out

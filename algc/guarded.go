@@ -93,7 +93,7 @@ func (c *conj) quantify(body []string) string {
 
 // guarded returns p's guarded update for the overwrites, or false when
 // p does not read an overwritten predicate.
-func guarded(name string, c *conj, ites map[string]*ite) (update, bool) {
+func guarded(name string, c *conj, ites map[string]*ite, mine string) (update, bool) {
 	var guards, post []string
 	touched := false
 	for i, a := range c.atoms {
@@ -125,6 +125,10 @@ func guarded(name string, c *conj, ites map[string]*ite) (update, bool) {
 				g = append(g, b.text)
 			}
 		}
+		if mine != "" {
+			// A private node: only the scheduled thread's facts change.
+			g = append(g, mine)
+		}
 		guards = append(guards, c.quantify(g))
 	}
 	if !touched {
@@ -136,7 +140,7 @@ func guarded(name string, c *conj, ites map[string]*ite) (update, bool) {
 
 // guardedUpdates are the guarded updates of the generated predicates
 // that read what the step overwrites.
-func (c *compiler) guardedUpdates(ites map[string]*ite) []update {
+func (c *compiler) guardedUpdates(ites map[string]*ite, private bool) []update {
 	if len(ites) == 0 {
 		return nil
 	}
@@ -146,9 +150,24 @@ func (c *compiler) guardedUpdates(ites map[string]*ite) []update {
 		if def == nil {
 			continue
 		}
-		if u, ok := guarded(in.name, def, ites); ok {
+		mine := ""
+		if private && c.threadDef(def) {
+			mine = "tr_scheduled(v)"
+		}
+		if u, ok := guarded(in.name, def, ites, mine); ok {
 			out = append(out, u)
 		}
 	}
 	return out
+}
+
+// threadDef says whether a definition describes a thread v: it reads a
+// thread-local variable of v.
+func (c *compiler) threadDef(def *conj) bool {
+	for _, a := range def.atoms {
+		if c.s.isThread(a.pred) && len(a.args) > 0 && a.args[0] == "v" {
+			return true
+		}
+	}
+	return false
 }

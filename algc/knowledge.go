@@ -79,7 +79,7 @@ func (c *compiler) knowledge(st *step) []update {
 	}
 	out = append(out, c.clearedKnowledge(st)...)
 	for _, fs := range st.stores {
-		out = append(out, c.storeKnowledge(fs)...)
+		out = append(out, c.storeKnowledge(fs, st.private)...)
 	}
 	return out
 }
@@ -135,7 +135,7 @@ func isThreadName(s *symbols, x alg.Expr) bool {
 // storeKnowledge: after x.f = e, x's node has an f when e has a value;
 // after x.val = d, opval[x,d] holds for the thread that stored, and the
 // node's specification node may no longer match.
-func (c *compiler) storeKnowledge(fs *fieldStore) []update {
+func (c *compiler) storeKnowledge(fs *fieldStore, private bool) []update {
 	node := sched(c.g.val(fs.base, "ts", "v"))
 	var out []update
 	if h := "has[" + fs.field + "]"; c.gen.has(h) {
@@ -147,10 +147,16 @@ func (c *compiler) storeKnowledge(fs *fieldStore) []update {
 	at := func(v string) string { return sched(c.g.val(fs.base, "ts", v)) }
 	for _, o := range c.opvals() {
 		name, x, d := o[0], o[1], o[2]
-		exact := "1/2"
+		// Another thread's facts change only if its x may point to the
+		// node, which a private node rules out.
+		others := "1/2"
+		if private {
+			others = name + "(v)"
+		}
+		exact := fmt.Sprintf("(tr_scheduled(v) ? 1/2 : %s)", others)
 		if b, ok := fs.base.(*alg.Name); ok && b.Name == x {
 			if r, ok := fs.rhs.(*alg.Name); ok && r.Name == d {
-				exact = fmt.Sprintf("(tr_scheduled(v) ? (has[%s](v) & %s) : 1/2)", x, c.has(r, "v"))
+				exact = fmt.Sprintf("(tr_scheduled(v) ? (has[%s](v) & %s) : %s)", x, c.has(r, "v"), others)
 			}
 		}
 		out = append(out, update{name + "(v)", fmt.Sprintf("((E(w_k) %s(v, w_k) & %s) ? %s : %s(v))", x, at("w_k"), exact, name)})

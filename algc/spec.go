@@ -144,6 +144,11 @@ func (sp *specLib) removeSteps(b *builder, value alg.Expr, at, next *loc, pos al
 		{"spec(v_1, v_2)", "spec(v_1, v_2) & !Head_S(v_2)"},
 		{"Head_S(v)", fmt.Sprintf("E(w) Head_S(w) & %s(w, v)", L)},
 		{"reach[Head_S](v)", "reach[Head_S](v) & !Head_S(v)"},
+		// The node related to the old head loses what the relation gave it.
+		{"r_by[spec](v)", "r_by[spec](v) & !Head_S(v)"},
+		{"matching(v)", "matching(v) & !(E(w) spec(v, w) & Head_S(w))"},
+		{"commutes(v)", fmt.Sprintf("commutes(v) & !(E(w) spec(v, w) & Head_S(w)) & !(E(w, w_1) %s(v, w) & spec(w, w_1) & Head_S(w_1))", L)},
+		{"has_S[spec](v)", fmt.Sprintf("E(w, w_1) Head_S(w) & %s(w, w_1) & spec(v, w_1)", L)},
 	}
 	what := "top"
 	if sp.queue() {

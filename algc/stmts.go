@@ -65,9 +65,17 @@ func (b *builder) store(s *step, lhs, rhs alg.Expr) {
 		s.updates = append(s.updates, update{"is_node(v)", "is_node(v) | isNew(v)"})
 		valOf = func(_, w string) string { return "isNew(" + w + ")" }
 	}
+	if r, ok := rhs.(*alg.Name); ok && b.s.isThread(r.Name) && isNode(kind) {
+		// Stored anywhere, or copied to another variable, its node is no
+		// longer known to be private.
+		s.publishes = append(s.publishes, r.Name)
+	}
 	switch l := lhs.(type) {
 	case *alg.Name:
 		if b.s.isThread(l.Name) {
+			if isNewExpr(rhs) {
+				s.allocs = append(s.allocs, l.Name)
+			}
 			s.writes[l.Name] = true
 			a := &threadAssign{name: l.Name, src: rhs, isNew: s.news && isNewExpr(rhs)}
 			if kind == "bool" {
@@ -89,6 +97,9 @@ func (b *builder) store(s *step, lhs, rhs alg.Expr) {
 	case *alg.Field:
 		node := sched(b.g.val(l.X, "ts", "v_1"))
 		base := l.X
+		if bn, ok := base.(*alg.Name); ok && b.s.isThread(bn.Name) {
+			s.storeBase = bn.Name
+		}
 		s.ites = append(s.ites, &ite{pred: l.Name, arity: 2,
 			cond: func(x string) string { return sched(b.g.val(base, "ts", x)) },
 			val:  func(_, y string) string { return sched(valOf("ts", y)) }})
