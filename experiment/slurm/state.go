@@ -78,11 +78,14 @@ func (b *Backend) query(ctx context.Context, job string) query {
 	q := query{states: map[int]taskState{}}
 	if !b.noSacct {
 		out, err := b.commands().Output(ctx, "sacct", "-n", "-P", "-X", "-j", job, "-o", "JobID,State")
-		if err != nil {
+		switch {
+		case ctx.Err() != nil:
+			return query{err: ctx.Err()}
+		case err != nil:
 			// Accounting is off on many small clusters: squeue alone then.
 			b.noSacct = true
 			b.logf("experiment: no accounting (%s): the tasks' states from squeue\n", firstLine(err.Error()))
-		} else {
+		default:
 			parseSacct(out, job, q.states)
 		}
 	}

@@ -151,7 +151,7 @@ func (b *Backend) writeJob(s *experiment.Spec, m *manifest) error {
 func (b *Backend) runFlags() []string {
 	flags := []string{"-q", "--workers", strconv.Itoa(max(b.CPUs, 1))}
 	if b.Mem > 0 {
-		flags = append(flags, "--max-memory", strconv.FormatUint(b.Mem/100*driver.DefaultMemoryPercent, 10))
+		flags = append(flags, "--max-memory", strconv.FormatUint(b.Mem*driver.DefaultMemoryPercent/100, 10))
 	}
 	return flags
 }

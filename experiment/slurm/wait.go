@@ -26,8 +26,11 @@ func (b *Backend) wait(ctx context.Context, m *manifest) error {
 	seen := readStates(sd)
 	reported := map[int]bool{}
 	lastCounts, grace := "", false
-	for {
+	for ctx.Err() == nil {
 		q := b.query(ctx, m.JobID)
+		if ctx.Err() != nil {
+			break
+		}
 		if q.err != nil {
 			b.logf("experiment: squeue: %s; asking again\n", firstLine(q.err.Error()))
 		}
@@ -72,10 +75,10 @@ func (b *Backend) wait(ctx context.Context, m *manifest) error {
 		}
 		select {
 		case <-ctx.Done():
-			return ctx.Err()
 		case <-time.After(b.poll()):
 		}
 	}
+	return ctx.Err()
 }
 
 // logEnd writes the progress line of a task that has ended.
