@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/tvla-go/tvla/driver"
 	"github.com/tvla-go/tvla/experiment"
@@ -148,9 +149,9 @@ once, --workers is each task's CPUs (default 1). tvla then waits, following
 the tasks with squeue (and sacct where the cluster keeps accounting), and
 writes the same report. Ctrl-C stops the waiting, not the tasks: a later
 "tvla experiment SPEC --collect OUT" writes the report from the results
-folder; --no-wait submits and exits. A task Slurm stopped shows as "timed
-out" or "cancelled" (with the figures its run wrote as it stopped, >N), one
-that failed as "error", one not ended yet as "unfinished".
+folder; --no-wait submits and exits. A task Slurm stopped shows as
+"timed out" or "cancelled" (with the figures its run wrote as it stopped,
+>N), one that failed as "error", one not ended yet as "unfinished".
 
 Exit status: 0 every run ran (whatever its verdict), 2 a bad SPEC (or a run
 that failed on bad input, or a task that failed), 3 interrupted (or, on
@@ -171,7 +172,12 @@ A SPEC:
 			return runExperiment(cmd, &o, args[0])
 		},
 	}
-	f := cmd.Flags()
+	addExperimentFlags(cmd.Flags(), &o)
+	return cmd
+}
+
+// addExperimentFlags declares experiment's flags into o.
+func addExperimentFlags(f *pflag.FlagSet, o *experimentOptions) {
 	f.StringVarP(&o.out, "out", "o", "", "write the results into `DIR` (default: SPEC-results beside the SPEC)")
 	f.IntVar(&o.jobs, "jobs", 1, "run `N` configurations at once")
 	o.maxMemory = driver.DefaultMaxMemory()
@@ -185,13 +191,12 @@ A SPEC:
 	f.BoolVar(&o.dryRun, "dry-run", false, "check the SPEC (the program loads under every run's options) and print each run's command, without running")
 	f.BoolVar(&o.slurm, "slurm", false, "submit the runs to Slurm as one job array (sbatch --array), wait for them and write the report")
 	f.StringVar(&o.partition, "partition", "", "with --slurm: the Slurm `PARTITION` of the tasks (default: the cluster's)")
-	f.DurationVar(&o.slurmTime, "slurm-time", 0, "with --slurm: each task's time limit, sbatch --time (e.g. 30m; default: the partition's)")
-	f.Var(&o.slurmMem, "slurm-mem", "with --slurm: each task's memory, sbatch --mem (e.g. 8GiB; its tvla run stops at 75% of it; default: the partition's)")
-	f.StringArrayVar(&o.sbatchArgs, "sbatch-arg", nil, "with --slurm: one more sbatch argument, e.g. --sbatch-arg=--account=lab (repeatable)")
+	f.DurationVar(&o.slurmTime, "slurm-time", 0, "with --slurm: each task's time limit `DURATION`, sbatch --time (e.g. 30m; default: the partition's)")
+	f.Var(&o.slurmMem, "slurm-mem", "with --slurm: each task's memory `SIZE`, sbatch --mem (e.g. 8GiB; its tvla run stops at 75% of it; default: the partition's)")
+	f.StringArrayVar(&o.sbatchArgs, "sbatch-arg", nil, "with --slurm: one more sbatch argument `ARG`, e.g. --sbatch-arg=--account=lab (repeatable)")
 	f.BoolVar(&o.noWait, "no-wait", false, "with --slurm: submit and exit; --collect writes the report later")
-	f.DurationVar(&o.poll, "poll", 10*time.Second, "with --slurm: how often to ask squeue about the tasks")
+	f.DurationVar(&o.poll, "poll", 10*time.Second, "with --slurm: how often to ask squeue about the tasks, a `DURATION`")
 	f.StringVar(&o.collect, "collect", "", "write the report of a Slurm submission from its results folder `DIR` (the --out of tvla experiment --slurm)")
-	return cmd
 }
 
 // checkExperimentFlags rejects flags that do not go together.
@@ -277,10 +282,11 @@ func runExperiment(cmd *cobra.Command, o *experimentOptions, specPath string) er
 	var backend experiment.Backend = runner
 	kill := runner.Kill
 	interruptNote := "experiment: interrupted; stopping the runs (Ctrl-C again ends them at once)"
+	where := func() string { return "" } // where the runs were made, for the report
 	report := &experiment.Report{Spec: spec, Tool: "tvla", Version: versionString(), Jobs: o.jobs, Timeout: o.timeout}
 	if o.slurm {
 		sb := o.slurmBackend(out, exe, runner.Cache, log)
-		backend, kill = sb, func() {}
+		backend, kill, where = sb, func() {}, sb.Where
 		interruptNote = "experiment: interrupted; no longer waiting (the tasks go on)"
 		fmt.Fprintf(log, "experiment: %d runs of %s on Slurm; results in %s, cache in %s\n", len(spec.Runs), spec.Program, out, cacheDir)
 	} else {
@@ -300,10 +306,7 @@ func runExperiment(cmd *cobra.Command, o *experimentOptions, specPath string) er
 	if runErr != nil && ctx.Err() == nil {
 		return usageError("%v", runErr)
 	}
-	if sb, ok := backend.(*slurm.Backend); ok {
-		report.Backend = sb.Where()
-	}
-	report.Outcomes, report.Interrupted = outcomes, runErr != nil
+	report.Outcomes, report.Interrupted, report.Backend = outcomes, runErr != nil, where()
 	return writeExperimentReport(report, out, stdout, log)
 }
 

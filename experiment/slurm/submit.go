@@ -60,6 +60,9 @@ func (b *Backend) submit(s *experiment.Spec) (*manifest, error) {
 	// sbatch half way, leaving a job we would not know of.
 	answer, err := b.commands().Output(context.Background(), m.Sbatch[0], m.Sbatch[1:]...)
 	if err != nil {
+		// Nothing was submitted: no manifest, so that no collect waits
+		// for it.
+		os.Remove(filepath.Join(sd, "manifest.json"))
 		return nil, fmt.Errorf("submitting the runs: %w", err)
 	}
 	// --parsable prints "JOBID" or "JOBID;CLUSTER".

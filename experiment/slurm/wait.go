@@ -25,14 +25,17 @@ func (b *Backend) wait(ctx context.Context, m *manifest) error {
 	}
 	seen := readStates(sd)
 	reported := map[int]bool{}
-	lastCounts, grace := "", false
+	lastCounts, lastErr, grace := "", "", false
 	for ctx.Err() == nil {
 		q := b.query(ctx, m.JobID)
 		if ctx.Err() != nil {
 			break
 		}
+		if q.err != nil && q.err.Error() != lastErr {
+			b.logf("experiment: %s; asking again every %s\n", firstLine(q.err.Error()), b.poll())
+		}
 		if q.err != nil {
-			b.logf("experiment: squeue: %s; asking again\n", firstLine(q.err.Error()))
+			lastErr = q.err.Error()
 		}
 		pending, running, done := 0, 0, 0
 		for _, tr := range tasks {
@@ -48,7 +51,10 @@ func (b *Backend) wait(ctx context.Context, m *manifest) error {
 			switch {
 			case res.status != nil || (listed && !active(st.State)) || (q.gone && q.err == nil):
 				done++
-				if !reported[t] {
+				// A status written on another node may show here a little
+				// after Slurm has seen the task complete: not reported
+				// without it before the last look.
+				if !reported[t] && (res.status != nil || st.State != "COMPLETED" || grace) {
 					reported[t] = true
 					b.logEnd(m, i, res, st, q.gone)
 				}
