@@ -397,3 +397,35 @@ func TestJobScriptQuotes(t *testing.T) {
 		t.Errorf("no task outside the array:\n%s", s)
 	}
 }
+
+// A submission not collected (--no-wait, or the submitter interrupted)
+// loses nothing: the next submission into the folder stores its results
+// in the cache first, and submits only what they lack.
+func TestResubmissionKeepsUncollectedResults(t *testing.T) {
+	b, fake, log := testBackend(t, "7")
+	b.NoWait = true
+	s := testSpec(t, b.Dir+"-spec")
+	if _, err := b.Run(context.Background(), s); err != nil {
+		t.Fatal(err)
+	}
+	b.NoWait, fake.job, fake.calls = false, "8", nil
+	out, err := b.Run(context.Background(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(log.String(), "stored 4 results of the earlier job array 7 in the cache") {
+		t.Errorf("log:\n%s", log)
+	}
+	n := 0
+	for _, c := range fake.calls {
+		if c[0] == "sbatch" {
+			n++
+			if c[2] != "--array=0-0%2" {
+				t.Errorf("submitted %q", c)
+			}
+		}
+	}
+	if n != 1 || !out[0].Reused || out[2].Reused || out[2].Status != experiment.Failed {
+		t.Errorf("%d submissions; reused %v, %v", n, out[0].Reused, out[2].Reused)
+	}
+}
