@@ -70,12 +70,12 @@ type FileHash struct {
 // Key is what decides a run's result: its options, the text of every
 // file it reads and the tool. Sum, its hash, names the cached result.
 type Key struct {
-	Sum string
+	Sum string `json:"sum"`
 	// Options is the hash (hashstructure) of the run's driver.Config
 	// without what cannot change a finished result (KeyOptions).
-	Options uint64
-	Files   []FileHash
-	Tool    string
+	Options uint64     `json:"options"`
+	Files   []FileHash `json:"files"`
+	Tool    string     `json:"tool"`
 }
 
 // KeyOptions is the run's Config as the key sees it: the paths of the
@@ -134,6 +134,41 @@ func (c *Cache) Key(s *Spec, r Run) (*Key, error) {
 	sum := sha256.Sum256([]byte(text.String()))
 	k.Sum = hex.EncodeToString(sum[:])
 	return k, nil
+}
+
+// Consult fills, in out (the outcomes of s's runs, in the spec's order),
+// those whose result c holds, marked Reused, and returns the indexes of
+// the runs to make with the keys to store their results under (nil for a
+// run that could not be keyed: it is made, and not stored). Notes and
+// reused runs go to logf. With a nil c, every run is to be made, with no
+// key. Every back end calls it before it starts or submits a run.
+func (c *Cache) Consult(s *Spec, out []*Outcome, logf func(format string, args ...any)) (todo []int, keys []*Key) {
+	keys = make([]*Key, len(out))
+	for i, o := range out {
+		if c == nil {
+			todo = append(todo, i)
+			continue
+		}
+		k, err := c.Key(s, o.Run)
+		if err != nil {
+			logf("experiment: cache: %s cannot be keyed, so it runs and is not stored: %s\n", o.Run.Name, firstLine(err.Error()))
+			todo = append(todo, i)
+			continue
+		}
+		keys[i] = k
+		o.Key = k.Sum
+		hit, note := c.Lookup(k, o.Run, o.Command)
+		if note != "" {
+			logf("experiment: %s\n", note)
+		}
+		if hit == nil {
+			todo = append(todo, i)
+			continue
+		}
+		out[i] = hit
+		logf("[%d/%d] %s: %s (reused: %s)\n", i+1, len(s.Runs), o.Run.Name, hit.Progress(), c.Path(k))
+	}
+	return todo, keys
 }
 
 // fileRecorder reads files for the loader and keeps their hashes in the

@@ -26,6 +26,9 @@ type Report struct {
 	Timeout       time.Duration // the time limit of runs that set none
 	// Interrupted is set when the experiment was interrupted.
 	Interrupted bool
+	// Backend, when the runs were not made on this machine, says where,
+	// e.g. "as Slurm job array 42" (Jobs, MaxMemory are then not shown).
+	Backend string
 }
 
 // A column is one figure of a run: format for the tables, csvFormat for
@@ -133,6 +136,22 @@ func label(o *Outcome) string {
 	return o.Run.Name + " (" + strings.Join(marks, ", ") + ")"
 }
 
+// ended reports whether the run was made and ended (so that it has an
+// exit status): not one the experiment did not start, or one still
+// queued or running.
+func (o *Outcome) ended() bool { return o.Status != NotRun && o.Status != Unfinished }
+
+// count is the number of runs with status st.
+func (r *Report) count(st Status) int {
+	n := 0
+	for _, o := range r.Outcomes {
+		if o.Status == st {
+			n++
+		}
+	}
+	return n
+}
+
 func (r *Report) reused() int {
 	n := 0
 	for _, o := range r.Outcomes {
@@ -187,8 +206,12 @@ func (r *Report) Markdown() []byte {
 	if s.Input != "" {
 		fmt.Fprintf(&b, " on `%s`", s.Input)
 	}
-	fmt.Fprintf(&b, "; %d runs, %d at a time", len(r.Outcomes), max(r.Jobs, 1))
-	if r.MaxMemory > 0 {
+	if r.Backend != "" {
+		fmt.Fprintf(&b, "; %d runs %s", len(r.Outcomes), r.Backend)
+	} else {
+		fmt.Fprintf(&b, "; %d runs, %d at a time", len(r.Outcomes), max(r.Jobs, 1))
+	}
+	if r.MaxMemory > 0 && r.Backend == "" {
 		fmt.Fprintf(&b, ", each with a memory limit of %s", formatBytes(r.MaxMemory/uint64(max(r.Jobs, 1))))
 	}
 	if r.Timeout > 0 {
@@ -205,8 +228,14 @@ func (r *Report) Markdown() []byte {
 			"result of an earlier run of the same configuration, files and tool (the cache;\n"+
 			"`--fresh` makes them again).\n\n", n, len(r.Outcomes))
 	}
-	if r.Interrupted {
+	switch n := r.count(Unfinished); {
+	case r.Interrupted && r.Backend != "":
+		b.WriteString("**The wait was interrupted** before every run had ended: those unfinished go on, and\n" +
+			"`tvla experiment SPEC --collect DIR` writes the whole report once they have ended.\n\n")
+	case r.Interrupted:
 		b.WriteString("**The experiment was interrupted**: the runs marked so stopped early, those not run have no figures.\n\n")
+	case n > 0:
+		fmt.Fprintf(&b, "**%d of the %d runs had not finished** when this report was written: collect the results again once they have.\n\n", n, len(r.Outcomes))
 	}
 	b.WriteString(r.Table())
 	b.WriteString("\n## Runs\n\n")
@@ -216,9 +245,13 @@ func (r *Report) Markdown() []byte {
 			fmt.Fprintf(&b, ": %s", strings.TrimSpace(o.Run.Description))
 		}
 		fmt.Fprintf(&b, "  \n  `%s`", ShellLine(o.Command))
-		if o.Status == Failed {
+		if o.Status == Failed || o.Status == TimedOut || o.Status == Cancelled {
 			lines := strings.Split(strings.TrimSpace(o.Error), "\n")
-			fmt.Fprintf(&b, "  \n  error: %s", markdownEscape(strings.Join(lines, "; ")))
+			what := "error"
+			if o.Status != Failed {
+				what = string(o.Status)
+			}
+			fmt.Fprintf(&b, "  \n  %s: %s", what, markdownEscape(strings.Join(lines, "; ")))
 		}
 		b.WriteString("\n")
 	}
@@ -252,7 +285,7 @@ func (r *Report) CSV() []byte {
 			}
 		}
 		exit := ""
-		if o.Status != NotRun {
+		if o.ended() {
 			exit = strconv.Itoa(o.ExitCode)
 		}
 		row = append(row, strconv.FormatBool(o.Complete()), o.Verdict(), exit, ShellLine(o.Command), strconv.FormatBool(o.Reused))
@@ -274,6 +307,7 @@ type jsonReport struct {
 	MaxMemoryBytes uint64    `json:"max_memory_bytes"`
 	Timeout        string    `json:"timeout,omitempty"`
 	Interrupted    bool      `json:"interrupted"`
+	Backend        string    `json:"backend,omitempty"`
 	Runs           []jsonRun `json:"runs"`
 }
 
@@ -313,7 +347,7 @@ type jsonOptions struct {
 func (r *Report) JSON() []byte {
 	s := r.Spec
 	out := jsonReport{Tool: r.Tool, Version: r.Version, Spec: baseName(s.File), Title: s.Title, Description: s.Description,
-		Program: s.Program, Input: s.Input, Jobs: max(r.Jobs, 1), MaxMemoryBytes: r.MaxMemory, Interrupted: r.Interrupted, Runs: []jsonRun{}}
+		Program: s.Program, Input: s.Input, Jobs: max(r.Jobs, 1), MaxMemoryBytes: r.MaxMemory, Interrupted: r.Interrupted, Backend: r.Backend, Runs: []jsonRun{}}
 	if r.Timeout > 0 {
 		out.Timeout = r.Timeout.String()
 	}
@@ -326,7 +360,7 @@ func (r *Report) JSON() []byte {
 		if t := o.Run.timeout(r.Timeout); t > 0 {
 			run.Options.Timeout = t.String()
 		}
-		if o.Status != NotRun {
+		if o.ended() {
 			code := o.ExitCode
 			run.ExitCode = &code
 		}
@@ -410,7 +444,7 @@ func (r *Report) Tally() (made, reused int) {
 		switch {
 		case oc.Reused:
 			reused++
-		case oc.Status != NotRun:
+		case oc.ended():
 			made++
 		}
 	}

@@ -45,7 +45,22 @@ const (
 	Interrupted Status = "interrupted" // stopped by the experiment's interrupt
 	Failed      Status = "error"       // bad input or a crash: no figures
 	NotRun      Status = "not run"     // the experiment was interrupted first
+	// The statuses a scheduler gives (the Slurm back end, experiment/slurm):
+	// Error then says how. The figures, when the run wrote any before it
+	// was stopped, are lower bounds.
+	TimedOut   Status = "timed out"  // stopped by the scheduler's time limit
+	Cancelled  Status = "cancelled"  // cancelled (scancel) before it ended
+	Unfinished Status = "unfinished" // still queued or running when collected
 )
+
+// Backend makes an experiment's runs: Runner, on this machine, or a
+// cluster's scheduler (experiment/slurm). Run returns the outcomes in the
+// spec's order; when ctx ends first, the outcomes so far and ctx's error.
+type Backend interface {
+	Run(ctx context.Context, s *Spec) ([]*Outcome, error)
+}
+
+var _ Backend = (*Runner)(nil)
 
 // Outcome is what one run gave.
 type Outcome struct {
@@ -60,7 +75,9 @@ type Outcome struct {
 	Summary    *Summary
 	RawSummary json.RawMessage
 	ExitCode   int
-	// Error is the run's error output when it failed.
+	// Error is the run's error output when it failed; for a run a
+	// scheduler stopped, or one not finished, how (TimedOut, Cancelled,
+	// Unfinished).
 	Error string
 	// WallSeconds is the process's whole time, for the progress lines.
 	WallSeconds float64
@@ -98,6 +115,10 @@ func (o *Outcome) Verdict() string {
 		return "stopped: " + limitName(o.Summary.StopReason)
 	case Failed:
 		return "error: " + firstLine(o.Error)
+	case TimedOut, Cancelled, Unfinished:
+		if o.Error != "" {
+			return string(o.Status) + ": " + firstLine(o.Error)
+		}
 	}
 	return string(o.Status)
 }
@@ -236,7 +257,7 @@ func (rn *Runner) Run(ctx context.Context, s *Spec) ([]*Outcome, error) {
 	for i, r := range s.Runs {
 		out[i] = &Outcome{Run: r, Status: NotRun, Command: rn.Command(s, r)}
 	}
-	todo, keys := rn.lookup(s, out)
+	todo, keys := rn.Cache.Consult(s, out, rn.logf)
 	var mu sync.Mutex
 	next := 0
 	var wg sync.WaitGroup
@@ -256,7 +277,7 @@ func (rn *Runner) Run(ctx context.Context, s *Spec) ([]*Outcome, error) {
 				rn.logf("[%d/%d] %s: %s\n", i+1, len(s.Runs), s.Runs[i].Name, strings.Join(out[i].Command, " "))
 				rn.runOne(ctx, s, out[i], jobs)
 				o := out[i]
-				rn.logf("[%d/%d] %s: %s (%.1fs)\n", i+1, len(s.Runs), o.Run.Name, progressText(o), o.WallSeconds)
+				rn.logf("[%d/%d] %s: %s (%.1fs)\n", i+1, len(s.Runs), o.Run.Name, o.Progress(), o.WallSeconds)
 				if k := keys[i]; k != nil {
 					if _, err := rn.Cache.Store(k, o); err != nil {
 						rn.logf("experiment: cache: %s not stored: %v\n", o.Run.Name, err)
@@ -269,39 +290,9 @@ func (rn *Runner) Run(ctx context.Context, s *Spec) ([]*Outcome, error) {
 	return out, ctx.Err()
 }
 
-// lookup fills the outcomes the cache holds and returns the indexes of
-// the runs to make, with the keys to store their results under (nil for
-// a run that could not be keyed: it runs, and is not stored).
-func (rn *Runner) lookup(s *Spec, out []*Outcome) (todo []int, keys []*Key) {
-	keys = make([]*Key, len(out))
-	for i, o := range out {
-		if rn.Cache == nil {
-			todo = append(todo, i)
-			continue
-		}
-		k, err := rn.Cache.Key(s, o.Run)
-		if err != nil {
-			rn.logf("experiment: cache: %s cannot be keyed, so it runs and is not stored: %s\n", o.Run.Name, firstLine(err.Error()))
-			todo = append(todo, i)
-			continue
-		}
-		keys[i] = k
-		o.Key = k.Sum
-		hit, note := rn.Cache.Lookup(k, o.Run, o.Command)
-		if note != "" {
-			rn.logf("experiment: %s\n", note)
-		}
-		if hit == nil {
-			todo = append(todo, i)
-			continue
-		}
-		out[i] = hit
-		rn.logf("[%d/%d] %s: %s (reused: %s)\n", i+1, len(s.Runs), o.Run.Name, progressText(hit), rn.Cache.Path(k))
-	}
-	return todo, keys
-}
-
-func progressText(o *Outcome) string {
+// Progress is the outcome as a progress line gives it: the stored
+// structures (">N" for a lower bound) and the verdict.
+func (o *Outcome) Progress() string {
 	if o.Summary == nil {
 		return o.Verdict()
 	}

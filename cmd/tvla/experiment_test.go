@@ -142,7 +142,8 @@ func TestExperimentRejectsBadSpecs(t *testing.T) {
 
 func TestExperimentHelpHasAnExample(t *testing.T) {
 	_, out, _ := runCLI("experiment", "--help")
-	for _, want := range []string{"[[variant]]", "max_structures = 20000", "--jobs", "--max-memory", "--timeout", "--out", "--cache DIR", "--fresh", "(reused)", "Exit status"} {
+	for _, want := range []string{"[[variant]]", "max_structures = 20000", "--jobs", "--max-memory", "--timeout", "--out", "--cache DIR", "--fresh", "(reused)", "Exit status",
+		"--slurm", "--partition", "--slurm-time", "--slurm-mem", "--sbatch-arg", "--no-wait", "--collect DIR", "--poll", "timed out", "cancelled", "unfinished"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("experiment --help lacks %q", want)
 		}

@@ -13,9 +13,11 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/tvla-go/tvla/driver"
 	"github.com/tvla-go/tvla/experiment"
+	"github.com/tvla-go/tvla/experiment/slurm"
 )
 
 // experimentOptions are the flags of `tvla experiment`.
@@ -29,7 +31,24 @@ type experimentOptions struct {
 	dryRun    bool
 	cache     string
 	fresh     bool
+	// On a Slurm cluster (experiment/slurm).
+	slurm      bool
+	partition  string
+	slurmTime  time.Duration
+	slurmMem   driver.ByteSize
+	sbatchArgs []string
+	noWait     bool
+	poll       time.Duration
+	collect    string
 }
+
+// slurmOnlyFlags need --slurm; collectExcluded say how a submission is
+// made, which --collect only reads.
+var (
+	slurmOnlyFlags  = []string{"partition", "slurm-time", "slurm-mem", "sbatch-arg", "no-wait", "poll"}
+	collectExcluded = []string{"partition", "slurm-time", "slurm-mem", "sbatch-arg", "no-wait", "jobs", "max-memory",
+		"timeout", "workers", "fresh", "dry-run", "out"}
+)
 
 const exampleSpec = `  # stack.toml, beside stack.tvp
   title = "Treiber's stack: collapsed threads against bounded ones"
@@ -119,8 +138,24 @@ Ctrl-C (or SIGTERM) stops the runs going on as Ctrl-C stops tvla run (their
 figures become lower bounds), starts no more, writes the outputs and exits
 3; a second Ctrl-C ends the runs at once.
 
+On a Slurm cluster, --slurm submits the runs instead as one job array (sbatch
+--array), one task per run, each a tvla run of the run's options writing its
+JSON summary into OUT/slurm/runs (OUT must be on a file system the nodes
+share; the tasks run a copy of this executable, OUT/slurm/tvla). Runs whose
+result the cache holds are not submitted. --partition, --slurm-time,
+--slurm-mem (each task's; its tvla run stops at 75% of it, with its figures)
+and --sbatch-arg (repeatable) shape the tasks; --jobs N lets at most N run at
+once, --workers is each task's CPUs (default 1). tvla then waits, following
+the tasks with squeue (and sacct where the cluster keeps accounting), and
+writes the same report. Ctrl-C stops the waiting, not the tasks: a later
+"tvla experiment SPEC --collect OUT" writes the report from the results
+folder; --no-wait submits and exits. A task Slurm stopped shows as
+"timed out" or "cancelled" (with the figures its run wrote as it stopped,
+>N), one that failed as "error", one not ended yet as "unfinished".
+
 Exit status: 0 every run ran (whatever its verdict), 2 a bad SPEC (or a run
-that failed on bad input), 3 interrupted.
+that failed on bad input, or a task that failed), 3 interrupted (or, on
+Slurm, a task cancelled or not ended yet).
 
 A SPEC:
 
@@ -128,13 +163,21 @@ A SPEC:
 		Example: `  tvla experiment programs/stack/experiments.toml
   tvla experiment programs/queue/experiments.toml --jobs 2 --max-memory 8GiB --timeout 10m
   tvla experiment programs/stack/experiments.toml --dry-run
-  tvla experiment programs/stack/experiments.toml --out stack-results -q`,
+  tvla experiment programs/stack/experiments.toml --out stack-results -q
+  tvla experiment programs/stack/experiments.toml --slurm --partition short --slurm-time 10m --slurm-mem 4GiB
+  tvla experiment programs/stack/experiments.toml --slurm --no-wait --out /shared/stack
+  tvla experiment programs/stack/experiments.toml --collect /shared/stack`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runExperiment(cmd, &o, args[0])
 		},
 	}
-	f := cmd.Flags()
+	addExperimentFlags(cmd.Flags(), &o)
+	return cmd
+}
+
+// addExperimentFlags declares experiment's flags into o.
+func addExperimentFlags(f *pflag.FlagSet, o *experimentOptions) {
 	f.StringVarP(&o.out, "out", "o", "", "write the results into `DIR` (default: SPEC-results beside the SPEC)")
 	f.IntVar(&o.jobs, "jobs", 1, "run `N` configurations at once")
 	o.maxMemory = driver.DefaultMaxMemory()
@@ -146,10 +189,19 @@ A SPEC:
 	f.StringVar(&o.cache, "cache", "", "keep the runs' results in `DIR`, reused by later experiments (default: cache in the --out folder)")
 	f.BoolVar(&o.fresh, "fresh", false, "make every run again, reusing no stored result (the new results are stored)")
 	f.BoolVar(&o.dryRun, "dry-run", false, "check the SPEC (the program loads under every run's options) and print each run's command, without running")
-	return cmd
+	f.BoolVar(&o.slurm, "slurm", false, "submit the runs to Slurm as one job array (sbatch --array), wait for them and write the report")
+	f.StringVar(&o.partition, "partition", "", "with --slurm: the Slurm `PARTITION` of the tasks (default: the cluster's)")
+	f.DurationVar(&o.slurmTime, "slurm-time", 0, "with --slurm: each task's time limit `DURATION`, sbatch --time (e.g. 30m; default: the partition's)")
+	f.Var(&o.slurmMem, "slurm-mem", "with --slurm: each task's memory `SIZE`, sbatch --mem (e.g. 8GiB; its tvla run stops at 75% of it; default: the partition's)")
+	f.StringArrayVar(&o.sbatchArgs, "sbatch-arg", nil, "with --slurm: one more sbatch argument `ARG`, e.g. --sbatch-arg=--account=lab (repeatable)")
+	f.BoolVar(&o.noWait, "no-wait", false, "with --slurm: submit and exit; --collect writes the report later")
+	f.DurationVar(&o.poll, "poll", 10*time.Second, "with --slurm: how often to ask squeue about the tasks, a `DURATION`")
+	f.StringVar(&o.collect, "collect", "", "write the report of a Slurm submission from its results folder `DIR` (the --out of tvla experiment --slurm)")
 }
 
-func runExperiment(cmd *cobra.Command, o *experimentOptions, specPath string) error {
+// checkExperimentFlags rejects flags that do not go together.
+func checkExperimentFlags(cmd *cobra.Command, o *experimentOptions) error {
+	changed := cmd.Flags().Changed
 	switch {
 	case o.jobs < 1:
 		return usageError("--jobs must be at least 1")
@@ -157,6 +209,32 @@ func runExperiment(cmd *cobra.Command, o *experimentOptions, specPath string) er
 		return usageError("--timeout must not be negative")
 	case o.workers < 0:
 		return usageError("--workers must not be negative")
+	case o.slurmTime < 0:
+		return usageError("--slurm-time must not be negative")
+	case o.poll <= 0:
+		return usageError("--poll must be positive")
+	case o.slurm && changed("max-memory"):
+		return usageError("with --slurm, --slurm-mem sets each task's memory (and its tvla run's --max-memory)")
+	}
+	if o.collect != "" {
+		for _, f := range collectExcluded {
+			if changed(f) {
+				return usageError("--collect reads a submission's results folder: --%s does not apply", f)
+			}
+		}
+		return nil
+	}
+	for _, f := range slurmOnlyFlags {
+		if changed(f) && !o.slurm {
+			return usageError("--%s needs --slurm", f)
+		}
+	}
+	return nil
+}
+
+func runExperiment(cmd *cobra.Command, o *experimentOptions, specPath string) error {
+	if err := checkExperimentFlags(cmd, o); err != nil {
+		return err
 	}
 	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
 	spec, err := experiment.LoadSpec(specPath)
@@ -173,6 +251,13 @@ func runExperiment(cmd *cobra.Command, o *experimentOptions, specPath string) er
 		}
 		return nil
 	}
+	log := stderr
+	if o.quiet {
+		log = io.Discard
+	}
+	if o.collect != "" {
+		return collectExperiment(cmd, o, spec, log)
+	}
 	out := o.out
 	if out == "" {
 		out = strings.TrimSuffix(specPath, filepath.Ext(specPath)) + "-results"
@@ -184,10 +269,6 @@ func runExperiment(cmd *cobra.Command, o *experimentOptions, specPath string) er
 	if err != nil {
 		return usageError("cannot find the tvla executable to run: %v", err)
 	}
-	log := stderr
-	if o.quiet {
-		log = io.Discard
-	}
 	runner.Exe, runner.Log = exe, log
 	cacheDir := o.cache
 	if cacheDir == "" {
@@ -198,45 +279,99 @@ func runExperiment(cmd *cobra.Command, o *experimentOptions, specPath string) er
 		return usageError("cannot identify the tvla executable for the cache: %v", err)
 	}
 	runner.Cache = &experiment.Cache{Dir: cacheDir, Tool: tool, Fresh: o.fresh}
-
-	ctx, stopWatching := watchInterrupts(runner, log)
+	var backend experiment.Backend = runner
+	kill := runner.Kill
+	interruptNote := "experiment: interrupted; stopping the runs (Ctrl-C again ends them at once)"
+	where := func() string { return "" } // where the runs were made, for the report
+	report := &experiment.Report{Spec: spec, Tool: "tvla", Version: versionString(), Jobs: o.jobs, Timeout: o.timeout}
+	if o.slurm {
+		sb := o.slurmBackend(out, exe, runner.Cache, log)
+		backend, kill, where = sb, func() {}, sb.Where
+		interruptNote = "experiment: interrupted; no longer waiting (the tasks go on)"
+		fmt.Fprintf(log, "experiment: %d runs of %s on Slurm; results in %s, cache in %s\n", len(spec.Runs), spec.Program, out, cacheDir)
+	} else {
+		// The report records the budget given (0: none given, the
+		// default's figure depends on the machine, or no limit).
+		if cmd.Flags().Changed("max-memory") {
+			report.MaxMemory = uint64(o.maxMemory)
+		}
+		fmt.Fprintf(log, "experiment: %d runs of %s, %d at a time; results in %s, cache in %s\n", len(spec.Runs), spec.Program, o.jobs, out, cacheDir)
+	}
+	ctx, stopWatching := watchInterrupts(kill, log, interruptNote)
 	defer stopWatching()
+	outcomes, runErr := backend.Run(ctx, spec)
+	if outcomes == nil && runErr == nil {
+		return nil // submitted, not waited for (--no-wait)
+	}
+	if runErr != nil && ctx.Err() == nil {
+		return usageError("%v", runErr)
+	}
+	report.Outcomes, report.Interrupted, report.Backend = outcomes, runErr != nil, where()
+	return writeExperimentReport(report, out, stdout, log)
+}
 
-	fmt.Fprintf(log, "experiment: %d runs of %s, %d at a time; results in %s, cache in %s\n", len(spec.Runs), spec.Program, o.jobs, out, cacheDir)
-	outcomes, runErr := runner.Run(ctx, spec)
-	// The report records the budget given (0: none given, the default's
-	// figure depends on the machine, or no limit).
-	budget := uint64(o.maxMemory)
-	if !cmd.Flags().Changed("max-memory") {
-		budget = 0
+// slurmBackend is the Slurm back end the flags describe.
+func (o *experimentOptions) slurmBackend(out, exe string, cache *experiment.Cache, log io.Writer) *slurm.Backend {
+	opts := slurm.Options{Partition: o.partition, Time: o.slurmTime, Mem: uint64(o.slurmMem), CPUs: max(o.workers, 1), Sbatch: o.sbatchArgs}
+	if o.jobs > 1 {
+		opts.MaxRunning = o.jobs
+	}
+	return &slurm.Backend{Options: opts, Dir: out, Exe: exe, Timeout: o.timeout, Cache: cache, NoWait: o.noWait, Poll: o.poll, Log: log}
+}
+
+// collectExperiment writes the report of a Slurm submission from its
+// results folder (--collect).
+func collectExperiment(cmd *cobra.Command, o *experimentOptions, spec *experiment.Spec, log io.Writer) error {
+	sb := &slurm.Backend{Dir: o.collect, Log: log}
+	if o.cache != "" {
+		sb.Cache = &experiment.Cache{Dir: o.cache}
+	}
+	outcomes, err := sb.Collect(context.Background(), spec)
+	if err != nil {
+		return usageError("--collect %s: %v", o.collect, err)
 	}
 	report := &experiment.Report{Spec: spec, Outcomes: outcomes, Tool: "tvla", Version: versionString(),
-		Jobs: o.jobs, MaxMemory: budget, Timeout: o.timeout, Interrupted: runErr != nil}
+		Jobs: 1, Timeout: sb.Timeout, Backend: sb.Where()}
+	return writeExperimentReport(report, sb.Dir, cmd.OutOrStdout(), log)
+}
+
+// writeExperimentReport writes the report's files into out and its table
+// on stdout, and returns the experiment's exit status.
+func writeExperimentReport(report *experiment.Report, out string, stdout, log io.Writer) error {
 	if err := report.WriteFiles(out); err != nil {
 		return usageError("%v", err)
 	}
 	fmt.Fprint(stdout, report.Table())
 	made, reused := report.Tally()
 	fmt.Fprintf(log, "experiment: %d runs made, %d reused; wrote %s in %s\n", made, reused, experiment.ReportFiles, out)
-	if runErr != nil {
+	switch {
+	case report.Interrupted && report.Backend != "":
+		return &exitError{code: exitLimit, err: fmt.Errorf("experiment interrupted: the outputs hold the runs ended so far; the others go on")}
+	case report.Interrupted:
 		return &exitError{code: exitLimit, err: fmt.Errorf("experiment interrupted: the outputs hold what the runs found")}
 	}
-	var failed []string
-	for _, oc := range outcomes {
-		if oc.Status == experiment.Failed {
+	var failed, unended []string
+	for _, oc := range report.Outcomes {
+		switch oc.Status {
+		case experiment.Failed:
 			failed = append(failed, fmt.Sprintf("%s: %s", oc.Run.Name, oc.Error))
+		case experiment.Cancelled, experiment.Unfinished, experiment.NotRun:
+			unended = append(unended, fmt.Sprintf("%s: %s", oc.Run.Name, oc.Verdict()))
 		}
 	}
 	if len(failed) > 0 {
 		return usageError("%d run(s) failed:\n%s", len(failed), strings.Join(failed, "\n"))
 	}
+	if len(unended) > 0 {
+		return &exitError{code: exitLimit, err: fmt.Errorf("%d run(s) did not end:\n%s", len(unended), strings.Join(unended, "\n"))}
+	}
 	return nil
 }
 
 // watchInterrupts returns the context the runs go under: the first
-// Ctrl-C (or SIGTERM) ends it, which stops the runs cleanly; a second one
-// kills them. stop stops watching.
-func watchInterrupts(runner *experiment.Runner, log io.Writer) (ctx context.Context, stop func()) {
+// Ctrl-C (or SIGTERM) ends it, which stops the runs cleanly, and writes
+// note; a second one kills them. stop stops watching.
+func watchInterrupts(kill func(), log io.Writer, note string) (ctx context.Context, stop func()) {
 	ctx, cancel := context.WithCancel(context.Background())
 	signals := make(chan os.Signal, 2)
 	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
@@ -246,10 +381,10 @@ func watchInterrupts(runner *experiment.Runner, log io.Writer) (ctx context.Cont
 			select {
 			case <-signals:
 				if n == 0 {
-					fmt.Fprintln(log, "experiment: interrupted; stopping the runs (Ctrl-C again ends them at once)")
+					fmt.Fprintln(log, note)
 					cancel()
 				} else {
-					runner.Kill()
+					kill()
 				}
 			case <-watchDone:
 				return
