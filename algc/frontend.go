@@ -88,7 +88,13 @@ func (out *Output) mapError(path string, err error) error {
 		if e.Pos.File != name || e.Pos.Line < 1 || e.Pos.Line > len(out.Lines) {
 			return &alg.Error{Pos: alg.Pos{File: path, Line: 1, Col: 1}, Msg: e.Error()}
 		}
-		p := out.Lines[e.Pos.Line-1]
+		// A line of no statement (a separator the parser stopped at)
+		// belongs to the nearest statement before it.
+		i := e.Pos.Line - 1
+		for i > 0 && out.Lines[i].Line == 0 {
+			i--
+		}
+		p := out.Lines[i]
 		if p.Line == 0 {
 			p = alg.Pos{File: path, Line: 1, Col: 1}
 		}

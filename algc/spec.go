@@ -147,7 +147,7 @@ func (sp *specLib) removeSteps(b *builder, value alg.Expr, at, next *loc, pos al
 		// The node related to the old head loses what the relation gave it.
 		{"r_by[spec](v)", "r_by[spec](v) & !Head_S(v)"},
 		{"matching(v)", "matching(v) & !(E(w) spec(v, w) & Head_S(w))"},
-		{"commutes(v)", fmt.Sprintf("commutes(v) & !(E(w) spec(v, w) & Head_S(w)) & !(E(w, w_1) %s(v, w) & spec(w, w_1) & Head_S(w_1))", L)},
+		{"commutes(v)", "commutes(v) & !(E(w) spec(v, w) & Head_S(w))"},
 		{"has_S[spec](v)", fmt.Sprintf("E(w, w_1) Head_S(w) & %s(w, w_1) & spec(v, w_1)", L)},
 	}
 	what := "top"

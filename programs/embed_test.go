@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tvla-go/tvla/algc"
 	"github.com/tvla-go/tvla/engine"
 	"github.com/tvla-go/tvla/soundness"
 	"github.com/tvla-go/tvla/tvl"
@@ -40,6 +41,12 @@ type embedCase struct {
 //
 //	{program: "queue/queue.tvp", defines: []string{"THREADS=1", "PURE_INIT"}, copies: 2, depth: 30, minConcrete: 100},
 var embedCases = []embedCase{
+	// Algorithms compiled from the .alg language (issue 20): one and two
+	// threads, to depth 40 with summaries as up to 2 individuals.
+	{program: "stack/treiber.alg", defines: []string{"THREADS=1"}, copies: 2, depth: 40, minConcrete: 340},
+	{program: "stack/treiber.alg", defines: []string{"THREADS=2"}, copies: 2, depth: 40, minConcrete: 2100},
+	{program: "queue/msqueue.alg", defines: []string{"THREADS=1"}, copies: 2, depth: 40, minConcrete: 180},
+	{program: "queue/dglm.alg", defines: []string{"THREADS=1"}, copies: 2, depth: 40, minConcrete: 170},
 	// The team's list programs, lists of up to 4 nodes (two lists for
 	// append and merge), to the end of their concrete runs (create's
 	// grows without end and stops at the depth limit).
@@ -109,12 +116,22 @@ func embedProgram(t *testing.T, c embedCase) *soundness.Outcome {
 		}
 		cfg.Defines[name] = value
 	}
-	prog, _, err := tvp.LoadProgram(path, cfg)
+	load, tvs := tvp.LoadProgram, strings.TrimSuffix(path, ".tvp")+".tvs"
+	if filepath.Ext(path) == ".alg" {
+		// An algorithm compiles to TVP with its own initial structure.
+		load = algc.Load
+	}
+	prog, _, err := load(path, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
+	if filepath.Ext(path) == ".alg" {
+		if tvs, cfg, err = algc.Input(path, cfg); err != nil {
+			t.Fatal(err)
+		}
+	}
 	inputs := []*tvl.Structure{tvl.New(prog.Vocabulary.Tvl())}
-	if tvs := strings.TrimSuffix(path, ".tvp") + ".tvs"; fileExists(tvs) {
+	if filepath.Ext(path) == ".alg" || fileExists(tvs) {
 		locs, err := tvp.LoadTVS(tvs, prog.Vocabulary.Tvl(), cfg)
 		if err != nil {
 			t.Fatal(err)

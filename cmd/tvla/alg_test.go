@@ -1,0 +1,91 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The algorithms of programs/ compile and verify with bounded threads;
+// the counts are those of the compiled models (docs/algorithms.md).
+func TestAlgorithmsVerify(t *testing.T) {
+	cases := []struct {
+		program string
+		threads string
+		stored  int
+	}{
+		{"../../programs/stack/treiber.alg", "THREADS=1", 335},
+		{"../../programs/stack/treiber.alg", "THREADS=2", 2481},
+		{"../../programs/queue/msqueue.alg", "THREADS=1", 656},
+		{"../../programs/queue/dglm.alg", "THREADS=1", 769},
+	}
+	for _, c := range cases {
+		s := runSummary(t, 0, "run", c.program, "-D", c.threads, "--json", "-")
+		if s.StructuresStored != c.stored || s.Messages != 0 || !s.Verified {
+			t.Errorf("%s %s: %d stored, %d messages, verified %v; want %d stored, verified", c.program, c.threads, s.StructuresStored, s.Messages, s.Verified, c.stored)
+		}
+	}
+}
+
+// tvla compile writes the model and its input; the model loads as TVP.
+func TestCompileWritesTVP(t *testing.T) {
+	dir := t.TempDir()
+	code, out, errOut := runCLI("compile", "../../programs/stack/treiber.alg", "-o", dir)
+	if code != 0 {
+		t.Fatalf("compile: exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, filepath.Join(dir, "treiber.tvp")) {
+		t.Errorf("compile did not say what it wrote: %q", out)
+	}
+	tvp, err := os.ReadFile(filepath.Join(dir, "treiber.tvp"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Readable: the statements appear as comments and action titles.
+	for _, want := range []string{"// push, line 31: cas(Head, ss, n) succeeds", "%action", "ready schedule(idle) idle"} {
+		if !strings.Contains(string(tvp), want) {
+			t.Errorf("compiled model lacks %q", want)
+		}
+	}
+	s := runSummary(t, 0, "run", filepath.Join(dir, "treiber.tvp"), "-D", "THREADS=1", "--json", "-")
+	if s.StructuresStored != 335 {
+		t.Errorf("the written model: %d stored, want 335 as from the .alg", s.StructuresStored)
+	}
+	if code, _, errOut := runCLI("compile", "../../programs/stack/treiber.alg"); code != 2 || !strings.Contains(errOut, "-o") {
+		t.Errorf("compile without -o: exit %d, %q", code, errOut)
+	}
+}
+
+// Errors in an algorithm, including those found only in the generated
+// model, are reported at the algorithm's line and column.
+func TestAlgorithmErrorsArePositioned(t *testing.T) {
+	src, err := os.ReadFile("../../programs/stack/treiber.alg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct{ old, new, want string }{
+		// An instrumentation family with a variable that does not exist.
+		{"instrument add succ[n,ss]", "instrument add succ[n,nosuch]", "bad.alg:20:16: succ[n,nosuch]: nosuch is not a thread-local node variable"},
+		// Switching off a predicate the generator does not make.
+		{"instrument add succ[n,ss]", "instrument off nosuch;\ninstrument add succ[n,ss]", "bad.alg:20:16: instrument off nosuch: no such generated predicate"},
+		// Hand-written TVP with an error, found when the model loads.
+		{"shared Head: Node;", "shared Head: Node;\ntvp `%p broken(`;", "bad.alg:17:1: in the generated model ("},
+		// A name the generated model uses.
+		{"shared Head: Node;", "shared Head, circ: Node;", "bad.alg:16:14: shared variable circ: the name is used by the generated model"},
+	}
+	for _, c := range cases {
+		text := strings.Replace(string(src), c.old, c.new, 1)
+		if text == string(src) {
+			t.Fatalf("%q not in treiber.alg", c.old)
+		}
+		path := filepath.Join(t.TempDir(), "bad.alg")
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, _, errOut := runCLI("check", path)
+		if code != 2 || !strings.Contains(errOut, filepath.Dir(path)+"/"+c.want) {
+			t.Errorf("%s: exit %d, stderr %q; want exit 2 and %q", c.new, code, errOut, c.want)
+		}
+	}
+}
