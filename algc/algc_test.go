@@ -1,0 +1,122 @@
+package algc
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/tvla-go/tvla/tvp"
+)
+
+func compileFile(t *testing.T, path string) *Output {
+	t.Helper()
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := Compile(path, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// action returns the text of the generated action titled title.
+func action(tvpText, title string) string {
+	i := strings.Index(tvpText, `%t "`+title+`"`)
+	if i < 0 {
+		return ""
+	}
+	j := strings.Index(tvpText[i:], "\n}\n")
+	return tvpText[i : i+j]
+}
+
+// The compiled stack: locations named by source lines, the cas failing
+// back to the loop head with the dead snapshot cleared, the cas
+// succeeding into the linearisation point with nothing cleared.
+func TestCompileTreiber(t *testing.T) {
+	out := compileFile(t, "../programs/stack/treiber.alg")
+	for _, want := range []string{"%s Locs {idle, push_end, push31, push31_lp,", "ready schedule(push31) push31", "push31 push_3() push31_lp"} {
+		if !strings.Contains(out.TVP, want) {
+			t.Errorf("model lacks %q", want)
+		}
+	}
+	fail := action(out.TVP, "push, line 31: cas(Head, ss, n) fails")
+	if !strings.Contains(fail, "ss(v_1, v_2) = ss(v_1, v_2) & !tr_scheduled(v_1)") || !strings.Contains(fail, "at[push27](v) = at[push27](v) | tr_scheduled(v)") {
+		t.Errorf("the failing cas does not clear ss and go back to line 27:\n%s", fail)
+	}
+	ok := action(out.TVP, "push, line 31: cas(Head, ss, n) succeeds")
+	if strings.Contains(ok, "& !tr_scheduled(v_1)") {
+		t.Errorf("the cas into the linearisation point clears a variable:\n%s", ok)
+	}
+	// n.val = lv writes n's private node: other threads' opval keep
+	// their values.
+	store := action(out.TVP, "push, line 25: n.val = lv")
+	if !strings.Contains(store, "(tr_scheduled(v) ? 1/2 : opval[ss](v))") {
+		t.Errorf("the store into a private node does not leave other threads' opval[ss] alone:\n%s", store)
+	}
+	// Every line of the model knows where it comes from or is generic.
+	if len(out.Lines) != strings.Count(out.TVP, "\n") {
+		t.Errorf("%d positions for %d lines", len(out.Lines), strings.Count(out.TVP, "\n"))
+	}
+}
+
+// A definition that is a conjunction parses into its atoms; one with a
+// closure or an implication does not.
+func TestParseConj(t *testing.T) {
+	c := parseConj("%i succ[n,ss](v) = E(u_1, u_2) n(v, u_1) & ss(v, u_2) & next(u_1, u_2) THREAD_PRED")
+	if c == nil || len(c.vars) != 2 || len(c.atoms) != 3 || c.atoms[2].pred != "next" || c.atoms[2].args[1] != "u_2" {
+		t.Fatalf("succ parsed as %+v", c)
+	}
+	if c := parseConj("%i shared[n](v) = E(u_1, u_2) n(u_1, v) & n(u_2, v) & u_1 != u_2"); c == nil || c.atoms[2].pred != "" {
+		t.Errorf("shared parsed as %+v", c)
+	}
+	for _, d := range []string{"%i circ(v) = next+(v, v)", "%i reach[H](v) = E(u) H(u) & next*(u, v)", "%i o(v) = E(u) x(v, u) & (r(u) -> r(v)) nonabs"} {
+		if c := parseConj(d); c != nil {
+			t.Errorf("%s parsed as a conjunction: %+v", d, c)
+		}
+	}
+}
+
+// The guard of an overwrite is the definition with the overwritten atom
+// replaced by the overwrite's condition.
+func TestGuarded(t *testing.T) {
+	c := parseConj("%i has[f](v) = E(u) f(v, u)")
+	ites := map[string]*ite{"f": {pred: "f", arity: 2,
+		cond: func(x string) string { return "A(" + x + ")" },
+		val:  func(x, y string) string { return "B(" + y + ")" }}}
+	u, ok := guarded("has[f]", c, ites, "")
+	if !ok || u.rhs != "(((E(u) A(v))) ? (E(u) (A(v) ? B(u) : f(v, u))) : has[f](v))" {
+		t.Errorf("guarded has[f]: %q", u.rhs)
+	}
+	if _, ok := guarded("has[g]", parseConj("%i has[g](v) = E(u) g(v, u)"), ites, ""); ok {
+		t.Error("a definition that does not read f got a guarded update")
+	}
+}
+
+// Whatever parses and compiles loads as TVP (the generated model is
+// well formed), and nothing panics.
+func FuzzCompile(f *testing.F) {
+	for _, p := range []string{"../programs/stack/treiber.alg", "../programs/queue/msqueue.alg", "../programs/queue/dglm.alg"} {
+		src, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(src)
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		out, err := Compile("f.alg", src)
+		if err != nil {
+			return
+		}
+		cfg := tvp.LoadConfig{ReadFile: func(p string) ([]byte, error) {
+			if p == "f.alg" {
+				return src, nil
+			}
+			return nil, os.ErrNotExist
+		}}
+		if _, _, err := Load("f.alg", cfg); err != nil && !strings.Contains(string(src), "tvp") {
+			t.Fatalf("compiled but does not load: %v\n%s", err, out.TVP)
+		}
+	})
+}
