@@ -50,12 +50,16 @@ func (c *compiler) reachUpdates(ch *ptrChange) []update {
 		if !c.gen.has(r) {
 			continue
 		}
-		var f string
-		if ch.setOnly {
-			f = fmt.Sprintf("%s(v) | (E(w_a, w_b) %s & %s(w_a) & %s & %s*(w_b, v))", r, A("w_a"), r, B("w_b"), L)
-		} else {
-			f = fmt.Sprintf("((E(w_a) %s & %s(w_a)) ? (E(w_u) %s(w_u) & (w_u == v | TC(w_u, v)(w_x, w_y)(%s))) : %s(v))",
-				A("w_a"), r, x, newL, r)
+		insert := fmt.Sprintf("%s(v) | (E(w_a, w_b) %s & %s(w_a) & %s & %s*(w_b, v))", r, A("w_a"), r, B("w_b"), L)
+		f := insert
+		if !ch.setOnly {
+			general := fmt.Sprintf("(E(w_u) %s(w_u) & (w_u == v | TC(w_u, v)(w_x, w_y)(%s)))", x, newL)
+			if c.gen.has("has[" + L + "]") {
+				// The field was null where the structure says so: an
+				// insertion, exact; else the closure of the new relation.
+				general = fmt.Sprintf("((E(w_a) %s & has[%s](w_a)) ? %s : (%s))", A("w_a"), L, general, insert)
+			}
+			f = fmt.Sprintf("((E(w_a) %s & %s(w_a)) ? %s : %s(v))", A("w_a"), r, general, r)
 		}
 		out = append(out, update{r + "(v)", f})
 	}
