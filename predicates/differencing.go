@@ -274,6 +274,16 @@ func atomDeltas(a *logic.Atom, u logic.Formula) (logic.Formula, logic.Formula) {
 			return logic.False0, and(a, not(b.Left))
 		}
 	}
+	if f, ok := u.(*logic.If); ok {
+		// Only where the condition selects the new value can a change:
+		// elsewhere the deltas are 0, even where a is 1/2.
+		switch {
+		case logic.EqualFormulas(f.Else, a):
+			return and(f.Cond, and(f.Then, not(a))), and(f.Cond, and(a, not(f.Then)))
+		case logic.EqualFormulas(f.Then, a):
+			return and(not(f.Cond), and(f.Else, not(a))), and(not(f.Cond), and(a, not(f.Else)))
+		}
+	}
 	return and(u, not(a)), and(a, not(u))
 }
 
