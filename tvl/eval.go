@@ -15,7 +15,7 @@ type Compiled struct {
 	slots   int
 	tcs     int // closures whose matrix does not depend on the assignment
 	root    evalNode
-	plan    *freePlan // with free variables: where the formula is not 0
+	plan    func() *freePlan // with free variables: where the formula is not 0
 }
 
 // evalNode evaluates one subformula in an evaluation state.
@@ -59,7 +59,7 @@ func Compile(f logic.Formula, voc *Vocabulary, free []logic.Var) (*Compiled, err
 		c.scope[v] = c.newSlot()
 	}
 	var root evalNode
-	var plan *freePlan
+	var plan func() *freePlan
 	var err error
 	if len(free) == 0 {
 		root, err = c.compile(f)

@@ -2,6 +2,7 @@ package tvl
 
 import (
 	"slices"
+	"sync"
 
 	"github.com/tvla-go/tvla/logic"
 )
@@ -26,9 +27,11 @@ type freePlan struct {
 }
 
 // compileFree compiles f, whose free variables have the slots 0..k-1 of
-// free, as its conjuncts: the root evaluates their conjunction and the
-// plan enumerates where it is not 0.
-func (c *compiler) compileFree(f logic.Formula, free []logic.Var) (evalNode, *freePlan, error) {
+// free, as its conjuncts: the root evaluates their conjunction, and plan
+// orders the loop nest that enumerates where it is not 0. Planning needs
+// no slots of its own, so it is left until an enumeration asks for it:
+// most compiled formulas are only evaluated.
+func (c *compiler) compileFree(f logic.Formula, free []logic.Var) (evalNode, func() *freePlan, error) {
 	conj := conjuncts(f, false, nil)
 	nodes := make([]evalNode, len(conj))
 	for i, g := range conj {
@@ -38,7 +41,14 @@ func (c *compiler) compileFree(f logic.Formula, free []logic.Var) (evalNode, *fr
 		}
 		nodes[i] = n
 	}
-	return conjunction(nodes), c.planFree(free, conj, nodes), nil
+	uses := make([][]logic.Var, len(conj))
+	for i, g := range conj {
+		uses[i] = c.free.Of(g)
+	}
+	// The plan reads the vocabulary and the free variables' slots, not
+	// the compiler's memo of free variables, which it would keep alive.
+	lite := &compiler{voc: c.voc, scope: c.scope}
+	return conjunction(nodes), sync.OnceValue(func() *freePlan { return lite.planFree(free, conj, uses, nodes) }), nil
 }
 
 // conjunction evaluates the minimum of nodes, left to right, stopping at 0.
@@ -72,25 +82,26 @@ func conjunction(nodes []evalNode) evalNode {
 // planFree orders the free variables: at each level the one with the best
 // generator (the earliest on a tie, so that the order is the variables'
 // own where generators allow), then the conjuncts it completes, literals
-// first.
-func (c *compiler) planFree(free []logic.Var, conj []logic.Formula, nodes []evalNode) *freePlan {
+// first. Only variables an atom or equality mentions can have a
+// generator, and a conjunct is placed when its count of unbound
+// variables reaches 0: a formula with thousands of free variables (a
+// relativized rule) plans in time near linear in them.
+func (c *compiler) planFree(free []logic.Var, conj []logic.Formula, uses [][]logic.Var, nodes []evalNode) *freePlan {
 	slotOf := map[logic.Var]int{}
 	for _, v := range free {
 		slotOf[v] = c.scope[v]
 	}
-	uses := make([][]logic.Var, len(conj))
-	for i, f := range conj {
-		uses[i] = c.free.Of(f)
+	unbound := make([]int, len(conj))
+	usedBy := map[logic.Var][]int{}
+	for i := range conj {
+		for _, v := range uses[i] {
+			unbound[i]++
+			usedBy[v] = append(usedBy[v], i)
+		}
 	}
-	bound := map[logic.Var]bool{}
-	placed := make([]bool, len(conj))
-	place := func() []evalNode {
+	place := func(ready []int) []evalNode {
 		var cheap, costly []evalNode
-		for i := range conj {
-			if placed[i] || !allBound(uses[i], bound) {
-				continue
-			}
-			placed[i] = true
+		for _, i := range ready {
 			if isLiteral(conj[i]) {
 				cheap = append(cheap, nodes[i])
 			} else {
@@ -99,26 +110,43 @@ func (c *compiler) planFree(free []logic.Var, conj []logic.Formula, nodes []eval
 		}
 		return append(cheap, costly...)
 	}
-	p := &freePlan{pre: place(), inOrder: true}
+	var ready []int
+	for i := range conj {
+		if unbound[i] == 0 {
+			ready = append(ready, i)
+		}
+	}
+	p := &freePlan{pre: place(ready), inOrder: true}
+	bound := map[logic.Var]bool{}
 	taken := make([]bool, len(free))
+	cands := generatorCandidates(free, conj)
+	head := 0
 	for range free {
-		pick, lvl := -1, quantLevel{gen: genAll}
-		for i, v := range free {
+		for taken[head] {
+			head++
+		}
+		pick, lvl := head, quantLevel{gen: genAll}
+		for _, i := range cands {
 			if taken[i] {
 				continue
 			}
-			if pick < 0 {
-				pick = i
-			}
-			l := c.generator(v, conj, slotOf, bound)
+			l := c.generator(free[i], conj, slotOf, bound)
 			if l.gen != genAll && (lvl.gen == genAll || rank(l.gen) < rank(lvl.gen)) {
 				pick, lvl = i, l
 			}
 		}
 		taken[pick] = true
-		lvl.slot = slotOf[free[pick]]
-		bound[free[pick]] = true
-		lvl.checks = place()
+		v := free[pick]
+		lvl.slot = slotOf[v]
+		bound[v] = true
+		ready = ready[:0]
+		for _, i := range usedBy[v] {
+			if unbound[i]--; unbound[i] == 0 {
+				ready = append(ready, i)
+			}
+		}
+		slices.Sort(ready)
+		lvl.checks = place(ready)
 		if lvl.slot != len(p.levels) {
 			p.inOrder = false
 		}
@@ -133,19 +161,22 @@ func (c *compiler) planFree(free []logic.Var, conj []logic.Formula, nodes []eval
 // The assignment is valid only during the call and not to be changed.
 // visit returns false to stop.
 func (b *Bound) ForEachNonZero(visit func(asg []int, v Kleene) bool) {
-	p := b.c.plan
+	var p *freePlan
+	if b.c.plan != nil {
+		p = b.c.plan()
+	}
 	if p == nil {
 		b.ForEach(func(asg []int, v Kleene) bool { return v == logic.False || visit(asg, v) })
 		return
 	}
 	if p.inOrder {
-		b.nonZero(func(v Kleene) bool { return visit(b.st.env[:len(b.c.free)], v) })
+		b.nonZero(p, func(v Kleene) bool { return visit(b.st.env[:len(b.c.free)], v) })
 		return
 	}
 	k := len(b.c.free)
 	var flat []int
 	var vals []Kleene
-	b.nonZero(func(v Kleene) bool {
+	b.nonZero(p, func(v Kleene) bool {
 		flat = append(flat, b.st.env[:k]...)
 		vals = append(vals, v)
 		return true
@@ -175,7 +206,7 @@ func (b *Bound) AnyNonZero() bool {
 		return found
 	}
 	found := false
-	b.nonZero(func(Kleene) bool {
+	b.nonZero(b.c.plan(), func(Kleene) bool {
 		found = true
 		return false
 	})
@@ -184,18 +215,18 @@ func (b *Bound) AnyNonZero() bool {
 
 // nonZero runs the plan, calling leaf with the value of each assignment
 // (in the environment) that is not 0, in the plan's order.
-func (b *Bound) nonZero(leaf func(Kleene) bool) {
+func (b *Bound) nonZero(p *freePlan, leaf func(Kleene) bool) {
 	st := &b.st
 	if len(b.c.free) > 0 && st.s.n <= 0 {
 		return
 	}
 	partial := logic.True
-	for _, n := range b.c.plan.pre {
+	for _, n := range p.pre {
 		if partial = partial.And(n(st)); partial == logic.False {
 			return
 		}
 	}
-	b.c.plan.walk(st, 0, partial, leaf)
+	p.walk(st, 0, partial, leaf)
 }
 
 // walk binds level i's variable to each of its candidates; partial is the
