@@ -178,7 +178,7 @@ func (fo *Focuser) unknownLiteral(t *tvl.Structure, bs Bindings) (*literal, erro
 	var found *literal
 	var ferr error
 	env := map[logic.Var]int{}
-	bs.bind(fo.root, t).ForEach(func(asg []int, v logic.Kleene) bool {
+	bs.bind(fo.root, t).ForEachNonZero(func(asg []int, v logic.Kleene) bool {
 		if v != logic.Unknown {
 			return true
 		}

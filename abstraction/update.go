@@ -16,10 +16,8 @@ func (a *Action) PreconditionBindings(s *tvl.Structure, bs Bindings) []Binding {
 		return []Binding{nil}
 	}
 	var out []Binding
-	bs.bind(a.pre, s).ForEach(func(asg []int, v logic.Kleene) bool {
-		if v != logic.False {
-			out = append(out, append(Binding(nil), asg...))
-		}
+	bs.bind(a.pre, s).ForEachNonZero(func(asg []int, _ logic.Kleene) bool {
+		out = append(out, append(Binding(nil), asg...))
 		return true
 	})
 	return out
@@ -31,12 +29,7 @@ func (a *Action) Applicable(s *tvl.Structure, bs Bindings) bool {
 	if a.pre == nil {
 		return true
 	}
-	found := false
-	bs.bind(a.pre, s).ForEach(func(_ []int, v logic.Kleene) bool {
-		found = v != logic.False
-		return !found
-	})
-	return found
+	return bs.bind(a.pre, s).AnyNonZero()
 }
 
 // PreMessages returns the texts of the messages checked before the update

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/tvla-go/tvla/predicates"
@@ -133,6 +134,12 @@ func (c *Config) Validate() error {
 	}
 	if !actionOrder.MatchString(c.ActionOrder) {
 		return fmt.Errorf("--action must match [f][c]pu[c]b, not %q", c.ActionOrder)
+	}
+	if strings.HasPrefix(c.ActionOrder, "fp") {
+		// TVLA 3's Focus does not coerce the structures it splits; ours
+		// does (it is what makes it terminate), so without the Coerce
+		// after Focus the two would differ, not merely in speed.
+		return fmt.Errorf("--action %s is not supported: Focus here always coerces what it splits, as with fc (TVLA 3 without c keeps inconsistent splits); use fc%s", c.ActionOrder, c.ActionOrder[1:])
 	}
 	if c.MaxStructures < 0 || c.MaxMessages < 0 {
 		return fmt.Errorf("limits must not be negative")

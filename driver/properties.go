@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -17,20 +18,31 @@ import (
 // once on warn. The Config is validated again afterwards: a file may set
 // a bad value.
 func (c *Config) ApplyProperties(warn io.Writer) error {
-	var unknown []string
+	var ignored, unknown []string
 	for _, f := range c.PropertiesFiles() {
 		p, err := tvp.ReadProperties(f)
 		if err != nil {
 			return err
 		}
 		c.applyProperties(p)
+		ignored = append(ignored, p.Ignored...)
 		unknown = append(unknown, p.Unknown...)
 	}
-	if len(unknown) > 0 && warn != nil {
-		sort.Strings(unknown)
-		fmt.Fprintf(warn, "warning: properties ignored (they do not change results here): %s\n", strings.Join(unknown, ", "))
+	if warn != nil {
+		warnKeys(warn, "properties ignored (they do not change results here)", ignored)
+		warnKeys(warn, "properties TVLA 3 does not document, ignored", unknown)
 	}
 	return c.Validate()
+}
+
+// warnKeys names keys once, sorted, after what.
+func warnKeys(warn io.Writer, what string, keys []string) {
+	if len(keys) == 0 {
+		return
+	}
+	sort.Strings(keys)
+	keys = slices.Compact(keys)
+	fmt.Fprintf(warn, "warning: %s: %s\n", what, strings.Join(keys, ", "))
 }
 
 // PropertiesFiles are the .properties files ApplyProperties reads, in
@@ -67,4 +79,8 @@ func (c *Config) applyProperties(p *tvp.Properties) {
 	if p.Differencing != nil {
 		c.Differencing = *p.Differencing
 	}
+	// Macros and folders from a file come before the command line's, as
+	// TVLA loads its properties before it reads its options.
+	c.Defines = append(slices.Clip(p.Defines), c.Defines...)
+	c.SearchPath = append(slices.Clip(p.SearchPath), c.SearchPath...)
 }

@@ -15,6 +15,7 @@ type Compiled struct {
 	slots   int
 	tcs     int // closures whose matrix does not depend on the assignment
 	root    evalNode
+	plan    func() *freePlan // with free variables: where the formula is not 0
 }
 
 // evalNode evaluates one subformula in an evaluation state.
@@ -57,11 +58,18 @@ func Compile(f logic.Formula, voc *Vocabulary, free []logic.Var) (*Compiled, err
 		}
 		c.scope[v] = c.newSlot()
 	}
-	root, err := c.compile(f)
+	var root evalNode
+	var plan func() *freePlan
+	var err error
+	if len(free) == 0 {
+		root, err = c.compile(f)
+	} else {
+		root, plan, err = c.compileFree(f, free)
+	}
 	if err != nil {
 		return nil, err
 	}
-	return &Compiled{formula: f, free: append([]logic.Var(nil), free...), slots: c.slots, tcs: c.tcs, root: root}, nil
+	return &Compiled{formula: f, free: append([]logic.Var(nil), free...), slots: c.slots, tcs: c.tcs, root: root, plan: plan}, nil
 }
 
 // Formula returns the formula that was compiled.

@@ -10,17 +10,25 @@ import (
 )
 
 // Properties are the keys of a TVLA .properties file that change results
-// (nil: the file does not set it); Unknown lists the file's other keys,
-// which the caller reports once.
+// (nil: the file does not set it). Ignored lists the documented keys the
+// file sets that change nothing here (output, logging), Unknown the keys
+// TVLA 3 does not document; the caller reports both once. A documented
+// key that would change the analysis in a way not implemented here is an
+// error (properties_table.go).
 type Properties struct {
 	Join               *string
 	ActionOrder        *string
 	MaxStructures      *int
 	MaxMessages        *int
 	BreakIfCoerceFails *bool
-	FreezeWithMessages *bool
 	Differencing       *bool
-	Unknown            []string
+	// Defines are tvla.parser.externalMacros, names separated by white
+	// space, as -D NAME; SearchPath is tvla.parser.searchPath, folders
+	// separated by ';'.
+	Defines    []string
+	SearchPath []string
+	Ignored    []string
+	Unknown    []string
 }
 
 // ReadProperties reads the TVLA .properties file at path and picks out
@@ -71,49 +79,112 @@ func readPropertiesFile(path string) (map[string]string, error) {
 	return out, nil
 }
 
-// interpretProperties picks out the keys that change results.
+// interpretProperties picks out the keys that change results and
+// refuses the documented ones set to a value not supported.
 func interpretProperties(path string, kv map[string]string) (*Properties, error) {
 	p := &Properties{}
-	bad := func(k, v, want string) error {
-		return fmt.Errorf("%s: %s = %q: want %s", path, k, v, want)
-	}
 	for k, v := range kv {
-		switch k {
-		case "tvla.joinType":
-			v := v
-			p.Join = &v
-		case "tvla.engine.actionOrder":
-			v := v
-			p.ActionOrder = &v
-		case "tvla.engine.maxStructures", "tvla.engine.maxMessages":
-			n, err := strconv.Atoi(v)
-			if err != nil {
-				return nil, bad(k, v, "an integer")
-			}
-			if n < 0 {
-				n = 0 // TVLA writes -1 for no limit
-			}
-			if k == "tvla.engine.maxStructures" {
-				p.MaxStructures = &n
-			} else {
-				p.MaxMessages = &n
-			}
-		case "tvla.engine.breakIfCoerceAfterUpdateFailed", "tvla.engine.freezeStructuresWithMessages", "tvla.differencing.difference":
-			b, err := strconv.ParseBool(v)
-			if err != nil {
-				return nil, bad(k, v, "true or false")
-			}
-			switch k {
-			case "tvla.engine.breakIfCoerceAfterUpdateFailed":
-				p.BreakIfCoerceFails = &b
-			case "tvla.engine.freezeStructuresWithMessages":
-				p.FreezeWithMessages = &b
-			default:
-				p.Differencing = &b
+		d, ok := documentedProperties[k]
+		if !ok && hasOutputPrefix(k) {
+			d, ok = outputs, true
+		}
+		switch {
+		case !ok:
+			p.Unknown = append(p.Unknown, k)
+		case d.use == noEffect:
+			p.Ignored = append(p.Ignored, k)
+		case d.use == defaultOnly:
+			if !accepted(d.accept, v) {
+				return nil, fmt.Errorf("%s: %s = %q is not supported: %s (accepted: %s)", path, k, v, d.why, quoteAll(d.accept))
 			}
 		default:
-			p.Unknown = append(p.Unknown, k)
+			if err := p.honour(k, v); err != nil {
+				return nil, fmt.Errorf("%s: %w", path, err)
+			}
 		}
 	}
 	return p, nil
+}
+
+// honour reads one honoured key's value.
+func (p *Properties) honour(k, v string) error {
+	bad := func(want string) error { return fmt.Errorf("%s = %q: want %s", k, v, want) }
+	switch k {
+	case "tvla.joinType":
+		p.Join = &v
+	case "tvla.engine.actionOrder":
+		p.ActionOrder = &v
+	case "tvla.engine.maxStructures", "tvla.engine.maxMessages":
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			return bad("an integer")
+		}
+		n = max(n, 0) // TVLA writes -1 for no limit
+		if k == "tvla.engine.maxStructures" {
+			p.MaxStructures = &n
+		} else {
+			p.MaxMessages = &n
+		}
+	case "tvla.engine.breakIfCoerceAfterUpdateFailed", "tvla.differencing.difference":
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return bad("true or false")
+		}
+		if k == "tvla.differencing.difference" {
+			p.Differencing = &b
+		} else {
+			p.BreakIfCoerceFails = &b
+		}
+	case "tvla.parser.externalMacros":
+		for _, name := range strings.Fields(v) {
+			if !isMacroName(name) {
+				return bad("macro names separated by white space")
+			}
+			p.Defines = append(p.Defines, name)
+		}
+	case "tvla.parser.searchPath":
+		for _, dir := range strings.Split(v, ";") {
+			if dir = strings.TrimSpace(dir); dir != "" {
+				p.SearchPath = append(p.SearchPath, dir)
+			}
+		}
+	}
+	return nil
+}
+
+func hasOutputPrefix(k string) bool {
+	for _, pre := range outputPrefixes {
+		if strings.HasPrefix(k, pre) {
+			return true
+		}
+	}
+	return false
+}
+
+// accepted reports whether v is one of the values (booleans in any case).
+func accepted(values []string, v string) bool {
+	for _, a := range values {
+		if v == a || (a == "true" || a == "false") && strings.EqualFold(v, a) {
+			return true
+		}
+	}
+	return false
+}
+
+func quoteAll(values []string) string {
+	q := make([]string, len(values))
+	for i, v := range values {
+		q[i] = strconv.Quote(v)
+	}
+	return strings.Join(q, ", ")
+}
+
+// isMacroName reports whether s is a C identifier.
+func isMacroName(s string) bool {
+	for i, r := range s {
+		if r != '_' && !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') && (i == 0 || r < '0' || r > '9') {
+			return false
+		}
+	}
+	return s != ""
 }

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"sort"
+	"strings"
 	"testing"
 )
 
@@ -16,7 +17,13 @@ func TestReadProperties(t *testing.T) {
 		"tvla.engine.maxStructures -1\n" +
 		"tvla.engine.maxMessages=\\\n  7\n" +
 		"tvla.differencing.difference = false\n" +
-		"tvla.dot.rotate = true\n"
+		"tvla.dot.rotate = true\n" +
+		"tvla.dot.predicateAttributes.t[Lock] = shape=box\n" +
+		"tvla.engine.type = tvla\n" +
+		"tvla.engine.freezeStructuresWithMessages = FALSE\n" +
+		"tvla.parser.externalMacros = CYCLIC  DEBUG\n" +
+		"tvla.parser.searchPath = ;inc; lib\n" +
+		"tvla.focus.coerceDuringFocus = true\n"
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -33,9 +40,15 @@ func TestReadProperties(t *testing.T) {
 	if p.Differencing == nil || *p.Differencing || p.BreakIfCoerceFails != nil {
 		t.Errorf("differencing %v, break %v", p.Differencing, p.BreakIfCoerceFails)
 	}
-	sort.Strings(p.Unknown)
-	if !reflect.DeepEqual(p.Unknown, []string{"tvla.dot.rotate"}) {
+	sort.Strings(p.Ignored)
+	if !reflect.DeepEqual(p.Ignored, []string{"tvla.dot.predicateAttributes.t[Lock]", "tvla.dot.rotate"}) {
+		t.Errorf("ignored %q", p.Ignored)
+	}
+	if !reflect.DeepEqual(p.Unknown, []string{"tvla.focus.coerceDuringFocus"}) {
 		t.Errorf("unknown %q", p.Unknown)
+	}
+	if !reflect.DeepEqual(p.Defines, []string{"CYCLIC", "DEBUG"}) || !reflect.DeepEqual(p.SearchPath, []string{"inc", "lib"}) {
+		t.Errorf("defines %q, search path %q", p.Defines, p.SearchPath)
 	}
 }
 
@@ -45,6 +58,21 @@ func TestReadPropertiesErrors(t *testing.T) {
 	os.WriteFile(bad, []byte("tvla.engine.maxMessages = many\n"), 0o644)
 	if _, err := ReadProperties(bad); err == nil || err.Error() != bad+`: tvla.engine.maxMessages = "many": want an integer` {
 		t.Errorf("bad value: %v", err)
+	}
+	// A documented property that would change the analysis in a way not
+	// implemented here is refused, never ignored.
+	for _, c := range []struct{ text, msg string }{
+		{"tvla.engine.type = dtvla\n", `tvla.engine.type = "dtvla" is not supported: only the classic chaotic-iteration engine is implemented (no tvmc, ddfs, pasta or the decomposing dtvla) (accepted: "tvla")`},
+		{"tvla.engine.freezeStructuresWithMessages = true\n", `tvla.engine.freezeStructuresWithMessages = "true" is not supported: structures with messages are always propagated here (accepted: "false")`},
+		{"tvla.cfg.saveLocations = back\n", `tvla.cfg.saveLocations = "back" is not supported: every location stores its structures (accepted: "all")`},
+		{"tvla.differencing.differenceNonIdForms = true\n", `tvla.differencing.differenceNonIdForms = "true" is not supported`},
+		{"tvla.implementation = functional\n", `tvla.implementation = "functional" is not supported`},
+		{"tvla.parser.externalMacros = A;B\n", `tvla.parser.externalMacros = "A;B": want macro names separated by white space`},
+	} {
+		os.WriteFile(bad, []byte(c.text), 0o644)
+		if _, err := ReadProperties(bad); err == nil || !strings.HasPrefix(err.Error(), bad+": "+c.msg) {
+			t.Errorf("%q: %v", c.text, err)
+		}
 	}
 	missing := filepath.Join(dir, "missing.properties")
 	if _, err := ReadProperties(missing); err == nil || err.Error() != missing+": no such file or directory" {

@@ -16,8 +16,8 @@ import (
 )
 
 // slowToLoad writes a program that takes a second or more to load (a CFG
-// of 200,000 edges, 4 MB) into dir, with a .properties file whose
-// unknown key makes tvla print a warning just before it loads the
+// of 200,000 edges, 4 MB) into dir, with a .properties file whose key
+// without effect makes tvla print a warning just before it loads the
 // program: the moment to signal it.
 func slowToLoad(t *testing.T, dir string) (prog, props string) {
 	t.Helper()
@@ -30,7 +30,7 @@ func slowToLoad(t *testing.T, dir string) (prog, props string) {
 	if err := os.WriteFile(prog, b.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(props, []byte("tvla.unknown = 1\n"), 0o644); err != nil {
+	if err := os.WriteFile(props, []byte("tvla.dot.rotate = true\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return prog, props

@@ -1,0 +1,117 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/tvla-go/tvla/driver"
+)
+
+// The engine properties of TVLA 3's documented property files
+// (docs/properties.md): each honoured one changes a run as it changes the
+// reference's, and the counts below are the reference's on the same
+// files and properties; the others are refused or reported, never
+// silently ignored.
+
+// propsFile writes a .properties file with text into a fresh folder.
+func propsFile(t *testing.T, text string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "run.properties")
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// counts are a summary's structures per location that has some.
+func counts(s driver.Summary) map[string]int {
+	out := map[string]int{}
+	for _, l := range s.Locations {
+		if l.Structures > 0 {
+			out[l.Label] = l.Structures
+		}
+	}
+	return out
+}
+
+func TestPropertiesHonouredAsTheReference(t *testing.T) {
+	macros := filepath.Join("testdata", "props", "macros.tvp")
+	breach := filepath.Join("testdata", "props", "breach.tvp")
+	for _, c := range []struct {
+		name, props string
+		args        []string
+		code        int
+		want        map[string]int
+		messages    int
+	}{
+		// tvla.parser.searchPath finds decl.tvp; externalMacros are
+		// names separated by white space.
+		{"macros A B", "tvla.parser.searchPath = testdata/props/nowhere;testdata/props/inc\ntvla.parser.externalMacros = A B\n",
+			[]string{macros}, 0, map[string]int{"L1": 1, "L2": 1, "L3": 1, "L4": 1}, 0},
+		{"macro B", "tvla.parser.searchPath = testdata/props/inc\ntvla.parser.externalMacros = B\n",
+			[]string{macros}, 0, map[string]int{"L1": 1, "L3": 1, "L4": 1}, 0},
+		// A breach after an update: the reference stops with L1 alone
+		// (we also report it as a message), or drops the structure.
+		{"break", "", []string{breach}, 1, map[string]int{"L1": 1}, 1},
+		{"no break", "tvla.engine.breakIfCoerceAfterUpdateFailed = false\n",
+			[]string{breach}, 0, map[string]int{"L1": 1, "L3": 1, "L4": 1}, 0},
+		// No Focus, no Coerce: fewer splits, other messages.
+		{"action order pub", "tvla.engine.actionOrder = pub\n", []string{sll("search_nullderef.tvp")}, 1,
+			map[string]int{"L1": 3, "L2": 6, "L5": 6, "L3": 6, "L4": 4, "exit": 3}, 4},
+		{"join rel", "tvla.joinType = rel\n", []string{sll("reverse.tvp")}, 0,
+			map[string]int{"L1": 3, "L2": 15, "L8": 5, "L3": 10, "L4": 8, "L5": 8, "L6": 12, "L7": 12, "L9": 4, "L10": 4, "exit": 4}, 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			args := append([]string{"run"}, c.args...)
+			if c.props != "" {
+				args = append(args, "-props", propsFile(t, c.props))
+			}
+			s := runSummary(t, c.code, append(args, "--json", "-", "-q")...)
+			if got := counts(s); !reflect.DeepEqual(got, c.want) || s.Messages != c.messages {
+				t.Errorf("structures %v, %d messages; the reference: %v, %d", got, s.Messages, c.want, c.messages)
+			}
+		})
+	}
+}
+
+func TestPropertiesNotSupportedAreRefused(t *testing.T) {
+	for _, c := range []struct{ props, msg string }{
+		{"tvla.engine.type = dtvla\n", `tvla.engine.type = "dtvla" is not supported: only the classic chaotic-iteration engine is implemented`},
+		{"tvla.engine.freezeStructuresWithMessages = true\n", `tvla.engine.freezeStructuresWithMessages = "true" is not supported`},
+		{"tvla.cfg.postOrder = true\n", `tvla.cfg.postOrder = "true" is not supported`},
+		{"tvla.engine.actionOrder = fpucb\n", "--action fpucb is not supported: Focus here always coerces what it splits"},
+	} {
+		props := propsFile(t, c.props)
+		code, _, errOut := runCLI("run", sll("reverse.tvp"), "-props", props, "-q")
+		if code != exitInput || !strings.Contains(errOut, c.msg) {
+			t.Errorf("%q: exit %d, stderr %q; want exit %d and %q", c.props, code, errOut, exitInput, c.msg)
+		}
+	}
+	code, _, errOut := runCLI("run", sll("reverse.tvp"), "--action", "fpub", "-q")
+	if code != exitInput || !strings.Contains(errOut, "use fcpub") {
+		t.Errorf("--action fpub: exit %d, stderr %q", code, errOut)
+	}
+}
+
+func TestPropertiesWithoutEffectAreNamed(t *testing.T) {
+	props := propsFile(t, "tvla.dot.enabled = false\ntvla.dot.predicateAttributes.t[Lock] = shape=box\n"+
+		"tvla.engine.type = tvla\ntvla.focus.coerceDuringFocus = true\n")
+	code, _, errOut := runCLI("run", sll("reverse.tvp"), "-props", props, "-q")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{
+		"warning: properties ignored (they do not change results here): tvla.dot.enabled, tvla.dot.predicateAttributes.t[Lock]\n",
+		"warning: properties TVLA 3 does not document, ignored: tvla.focus.coerceDuringFocus\n",
+	} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr %q lacks %q", errOut, want)
+		}
+	}
+	if strings.Contains(errOut, "tvla.engine.type") {
+		t.Errorf("a supported value is reported: %q", errOut)
+	}
+}
