@@ -53,7 +53,9 @@ func (c *compiler) opvals() [][3]string {
 }
 
 func (c *compiler) knowledge(st *step) []update {
-	var out []update
+	// What the step clears is false for the thread whatever else the
+	// step does (an update listed first wins).
+	out := c.clearedKnowledge(st)
 	cleared := map[string]bool{}
 	for _, x := range st.clear {
 		cleared[x] = true
@@ -77,7 +79,6 @@ func (c *compiler) knowledge(st *step) []update {
 		}
 		out = append(out, c.opvalOnAssign(a)...)
 	}
-	out = append(out, c.clearedKnowledge(st)...)
 	for _, fs := range st.stores {
 		out = append(out, c.storeKnowledge(fs, st.private)...)
 	}
@@ -178,6 +179,12 @@ func (c *compiler) clearedKnowledge(st *step) []update {
 	gone := map[string]bool{}
 	for _, x := range clear {
 		gone[x] = true
+	}
+	if st.clearAll {
+		// The begin step clears everything but sets the parameters.
+		for _, a := range st.assigns {
+			delete(gone, a.name)
+		}
 	}
 	var out []update
 	for _, in := range c.gen.list {
