@@ -297,6 +297,16 @@ func (c *compiler) updates(st *step) []update {
 			ites[a.name] = c.assignIte(a)
 		}
 	}
+	// A store's has[f] is an overwrite too (knowledge.go), read by
+	// tonull and noval.
+	for _, fs := range st.stores {
+		if h := "has[" + fs.field + "]"; c.gen.has(h) {
+			base, rhs := fs.base, fs.rhs
+			ites[h] = &ite{pred: h, arity: 1,
+				cond: func(x string) string { return sched(c.g.val(base, "ts", x)) },
+				val:  func(string, string) string { return sched(c.has(rhs, "ts")) }}
+		}
+	}
 
 	for _, u := range c.reachUpdates(st.change) {
 		addU(u)

@@ -22,6 +22,27 @@ import (
 type Frontend struct {
 	Load  func(path string, cfg tvp.LoadConfig) (*model.Program, []string, error)
 	Input func(path string, cfg tvp.LoadConfig) (string, tvp.LoadConfig, error)
+	// SoftByDefault: with --collapse-threads and no --soft-invariants,
+	// generate the soft invariants (auto), each round stopping at its
+	// first message unless --max-messages says otherwise. A generated
+	// model has no hand-written soft invariants, and a round that goes on
+	// past a false alarm only spreads it.
+	SoftByDefault bool
+}
+
+// applyFrontendDefaults sets what the program's front end asks for when
+// the user did not say otherwise.
+func applyFrontendDefaults(c *Config) {
+	f, ok := frontends[filepath.Ext(c.Program)]
+	if !ok || !f.SoftByDefault || !c.CollapseThreads || c.Explicit["soft-invariants"] {
+		return
+	}
+	if c.Soft.Mode == "" || c.Soft.Mode == SoftOff {
+		c.Soft.Mode = SoftAuto
+		if c.MaxMessages == 0 && !c.Explicit["max-messages"] {
+			c.MaxMessages = 1
+		}
+	}
 }
 
 // frontends are the registered front ends by file extension.

@@ -126,6 +126,7 @@ func untilDone[T any](ctx context.Context, phase string, f func() (T, error)) (T
 // interrupt) before the program and its inputs are loaded, it returns a
 // *StoppedError at once (see untilDone).
 func OpenContext(ctx context.Context, cfg Config, hooks Hooks) (*Session, error) {
+	applyFrontendDefaults(&cfg)
 	l, err := untilDone(ctx, PhaseLoading, func() (*Loaded, error) { return Load(&cfg) })
 	if err != nil {
 		return nil, err

@@ -165,3 +165,14 @@ func TestQueueBugVariants(t *testing.T) {
 		}
 	}
 }
+
+// The compiled Treiber stack verifies for any number of threads with
+// collapsed threads: for an algorithm, --collapse-threads generates the
+// soft invariants by itself (two rounds here, each stopping at its first
+// message).
+func TestTreiberCollapsedVerifies(t *testing.T) {
+	s := runSummary(t, 0, "run", "../../programs/stack/treiber.alg", "--collapse-threads", "--json", "-")
+	if !s.Verified || s.StructuresStored != 1292 || s.SoftInvariants == nil || len(s.SoftInvariants.Rounds) != 2 {
+		t.Errorf("collapsed treiber.alg: verified %v, %d stored, soft %+v; want verified in 2 rounds with 1292 stored", s.Verified, s.StructuresStored, s.SoftInvariants)
+	}
+}

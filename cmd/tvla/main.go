@@ -18,7 +18,7 @@ import (
 
 // Algorithms (.alg) compile to TVP on loading, in every command.
 func init() {
-	driver.RegisterFrontend(".alg", driver.Frontend{Load: algc.Load, Input: algc.Input})
+	driver.RegisterFrontend(".alg", driver.Frontend{Load: algc.Load, Input: algc.Input, SoftByDefault: true})
 }
 
 // Exit codes, as the command-line contract fixes them.
