@@ -19,10 +19,14 @@ type joiner interface {
 }
 
 // StructureSet is the set of structures stored at one location, joined
-// by its mode's joiner.
+// by its mode's joiner. It keeps them packed (tvl.Packed): a run stores
+// millions of structures, most of whose tables are 0, and applies each
+// only a few times; a structure is unpacked when it is applied or joined
+// with.
 type StructureSet struct {
 	joiner joiner
-	items  []*tvl.Structure
+	voc    *tvl.Vocabulary
+	items  []tvl.Packed
 	index  map[uint64][]int
 	// pending holds, in the order they arrived, the versions of
 	// structures not processed yet: a structure that grows by a join is
@@ -31,16 +35,23 @@ type StructureSet struct {
 	// the partial join, whose result depends on what was propagated
 	// before a merge.
 	pending []Pending
+	// cache keeps recently used structures unpacked; unpacked holds this
+	// set's entries.
+	cache    *unpackedCache
+	unpacked map[int]unpackedEntry
 }
 
 // Pending is a version of a stored structure awaiting processing.
 type Pending struct {
-	Slot      int
+	Slot   int
+	packed tvl.Packed
+	// Structure is the version unpacked, which the application of a
+	// task sets (applyTask).
 	Structure *tvl.Structure
 }
 
-func newStructureSet(j joiner) *StructureSet {
-	return &StructureSet{joiner: j, index: map[uint64][]int{}}
+func newStructureSet(j joiner, voc *tvl.Vocabulary) *StructureSet {
+	return &StructureSet{joiner: j, voc: voc, index: map[uint64][]int{}}
 }
 
 // Len is the number of structures stored.
@@ -48,10 +59,22 @@ func (ss *StructureSet) Len() int { return len(ss.items) }
 
 // Structures lists the stored structures in the order they were first
 // stored.
-func (ss *StructureSet) Structures() []*tvl.Structure { return ss.items }
+func (ss *StructureSet) Structures() Structures { return Structures{voc: ss.voc, items: ss.items} }
 
-// At returns the structure in a slot.
-func (ss *StructureSet) At(slot int) *tvl.Structure { return ss.items[slot] }
+// At returns the structure in a slot, unpacked.
+func (ss *StructureSet) At(slot int) *tvl.Structure { return ss.items[slot].Unpack(ss.voc) }
+
+// current returns the structure in a slot unpacked, from the cache or
+// unpacked and kept there.
+func (ss *StructureSet) current(slot int) *tvl.Structure {
+	p := ss.items[slot]
+	if e, ok := ss.unpacked[slot]; ok && e.packed == p {
+		return e.s
+	}
+	s := p.Unpack(ss.voc)
+	ss.cache.keep(ss, slot, p, s)
+	return s
+}
 
 // key hashes what decides which stored structure s may merge with.
 func (ss *StructureSet) key(s *tvl.Structure) uint64 { return ss.joiner.key(s) }
@@ -61,13 +84,20 @@ func (ss *StructureSet) key(s *tvl.Structure) uint64 { return ss.joiner.key(s) }
 // stored structure it merged with or equals) and whether the set changed
 // (a new structure, or a stored one grew).
 func (ss *StructureSet) Add(s *tvl.Structure) (slot int, changed bool) {
-	return ss.addKeyed(s, ss.key(s))
+	return ss.addKeyed(s, s.Pack(), ss.key(s))
 }
 
-// addKeyed is Add with s's key computed already.
-func (ss *StructureSet) addKeyed(s *tvl.Structure, k uint64) (slot int, changed bool) {
+// addKeyed is Add with s's packing and key computed already. A stored
+// structure packed to the same bytes is equal to s, and every join of
+// equal structures leaves the stored one as it is: it is unpacked only
+// when it differs.
+func (ss *StructureSet) addKeyed(s *tvl.Structure, p tvl.Packed, k uint64) (slot int, changed bool) {
+	checkPacked(s, p)
 	for _, i := range ss.index[k] {
-		joined, grew, ok := ss.joiner.join(ss.items[i], s)
+		if ss.items[i] == p {
+			return i, false
+		}
+		joined, grew, ok := ss.joiner.join(ss.current(i), s)
 		if !ok {
 			continue
 		}
@@ -75,26 +105,34 @@ func (ss *StructureSet) addKeyed(s *tvl.Structure, k uint64) (slot int, changed 
 			return i, false
 		}
 		joined.Freeze()
-		ss.items[i] = joined
-		ss.pending = append(ss.pending, Pending{i, joined})
+		jp := joined.Pack()
+		checkPacked(joined, jp)
+		ss.items[i] = jp
+		ss.cache.keep(ss, i, jp, joined)
+		ss.pending = append(ss.pending, Pending{Slot: i, packed: jp})
 		return i, true
 	}
 	i := len(ss.items)
-	ss.items = append(ss.items, s)
+	ss.items = append(ss.items, p)
 	ss.index[k] = append(ss.index[k], i)
-	ss.pending = append(ss.pending, Pending{i, s})
+	ss.cache.keep(ss, i, p, s)
+	ss.pending = append(ss.pending, Pending{Slot: i, packed: p})
 	return i, true
 }
 
 // TakePending returns the versions awaiting processing, in order, and
 // empties the queue. Under a join in place, each is the stored structure
-// as it is now.
+// as it is now. A version the cache holds unpacked comes unpacked; the
+// others are unpacked by the task that applies them.
 func (ss *StructureSet) TakePending() []Pending {
 	out := ss.pending
 	ss.pending = nil
-	if ss.joiner.inPlace() {
-		for i, pd := range out {
-			out[i].Structure = ss.items[pd.Slot]
+	for i, pd := range out {
+		if ss.joiner.inPlace() {
+			out[i].packed = ss.items[pd.Slot]
+		}
+		if e, ok := ss.unpacked[pd.Slot]; ok && e.packed == out[i].packed {
+			out[i].Structure = e.s
 		}
 	}
 	return out
@@ -102,3 +140,24 @@ func (ss *StructureSet) TakePending() []Pending {
 
 // HasPending reports whether some structure awaits processing.
 func (ss *StructureSet) HasPending() bool { return len(ss.pending) > 0 }
+
+// unpack unpacks the pending version, unless it is already.
+func (pd *Pending) unpack(voc *tvl.Vocabulary) {
+	if pd.Structure == nil {
+		pd.Structure = pd.packed.Unpack(voc)
+	}
+}
+
+// checkPacking makes every packing of a structure the engine stores be
+// unpacked again and compared with the structure (tests set it).
+var checkPacking = false
+
+// checkPacked panics when p does not unpack to s, under checkPacking.
+func checkPacked(s *tvl.Structure, p tvl.Packed) {
+	if !checkPacking {
+		return
+	}
+	if u := p.Unpack(s.Vocabulary()); !tvl.Equal(s, u) || u.OrderedHash() != s.OrderedHash() {
+		panic("engine: a packed structure unpacks to another:\n" + s.String() + "\nunpacked:\n" + u.String())
+	}
+}

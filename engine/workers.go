@@ -47,9 +47,11 @@ type raised struct {
 // folds outcomes into the run, in task order.
 type outcome struct {
 	results []*tvl.Structure
-	// keys are the results' join keys in the target location's set,
-	// computed on the worker to take them off the engine's serial path.
+	// keys are the results' join keys in the target location's set, and
+	// packed their packings, computed on the worker to take them off the
+	// engine's serial path.
 	keys     []uint64
+	packed   []tvl.Packed
 	messages []raised
 	// broken is set when an update broke a constraint and the run must
 	// stop (TVLA's breakIfCoerceAfterUpdateFailed).
@@ -83,14 +85,16 @@ type batch struct {
 	st     *state
 }
 
-// applyTask applies a task's action, as the join mode does, and computes
-// its results' join keys. It reads the target set's configuration only,
-// which never changes.
+// applyTask unpacks the task's structure, applies its action, as the
+// join mode does, and computes its results' join keys and packings. It
+// reads the target set's configuration only, which never changes.
 func (st *state) applyTask(w *worker, t task) outcome {
+	t.pending.unpack(st.e.voc.Tvl())
 	o := st.e.mode.apply(w, t)
 	target := st.sets[t.edge.To]
 	for _, r := range o.results {
 		o.keys = append(o.keys, target.key(r))
+		o.packed = append(o.packed, r.Pack())
 	}
 	return o
 }

@@ -14,8 +14,10 @@ import (
 
 // state is one run in progress.
 type state struct {
-	e        *Engine
-	sets     map[string]*StructureSet
+	e    *Engine
+	sets map[string]*StructureSet
+	// unpacked keeps the structures the run touched last unpacked.
+	unpacked *unpackedCache
 	out      map[string][]*model.Edge
 	rpo      map[string]int
 	messages map[string][]Message
@@ -45,9 +47,10 @@ func (e *Engine) Run(ctx context.Context, inputs []*tvl.Structure) (*Result, err
 func (e *Engine) newState() *state {
 	st := &state{e: e, sets: map[string]*StructureSet{}, out: map[string][]*model.Edge{},
 		messages: map[string][]Message{}, msgSeen: map[string]bool{}, start: time.Now(),
-		arrivals: newArrivalLog()}
+		arrivals: newArrivalLog(), unpacked: newUnpackedCache(cacheSize)}
 	for _, l := range e.prog.Locations {
-		st.sets[l] = newStructureSet(e.mode.joiner(e))
+		st.sets[l] = newStructureSet(e.mode.joiner(e), e.voc.Tvl())
+		st.sets[l].cache = st.unpacked
 	}
 	for _, ed := range e.prog.Edges {
 		st.out[ed.From] = append(st.out[ed.From], ed)
@@ -185,7 +188,7 @@ func (st *state) fold(t task, o outcome, work map[string]bool) {
 	for i, r := range o.results {
 		st.stats.Examined++
 		t0 := time.Now()
-		to, changed := target.addKeyed(r, o.keys[i])
+		to, changed := target.addKeyed(r, o.packed[i], o.keys[i])
 		st.stats.JoinTime += time.Since(t0)
 		if changed && work != nil {
 			work[t.edge.To] = true
@@ -300,7 +303,7 @@ func (st *state) unscheduled() int {
 	}
 	n := 0
 	for _, set := range st.sets {
-		for _, s := range set.Structures() {
+		for _, s := range set.Structures().All() {
 			scheduled := false
 			for u := 0; u < s.Size() && !scheduled; u++ {
 				scheduled = s.Unary(p.Index, u) == logic.True
@@ -314,6 +317,7 @@ func (st *state) unscheduled() int {
 }
 
 func (st *state) result(reason string, incomplete bool) *Result {
+	st.unpacked.drop()
 	r := &Result{Incomplete: incomplete, StopReason: reason, DiscardedInputs: st.discarded, sets: st.sets, arrivals: st.arrivals}
 	for _, l := range st.e.prog.Locations {
 		lr := &LocationResult{Label: l, Messages: st.messages[l]}

@@ -1,0 +1,56 @@
+package engine
+
+import (
+	"context"
+	"testing"
+
+	"github.com/tvla-go/tvla/internal/testload"
+)
+
+// Every structure the engine stores, and every join of one, packs to
+// bytes that unpack to it again: the bundled models run with the check
+// on, in each join mode, and give the counts they give without it; and
+// the same with no structure kept unpacked, and with three.
+func TestStoredStructuresUnpackToThemselves(t *testing.T) {
+	checkPacking = true
+	size := cacheSize
+	defer func() { checkPacking, cacheSize = false, size }()
+	for _, cacheSize = range []int{size, 0, 3} {
+		runPacked(t)
+	}
+}
+
+func runPacked(t *testing.T) {
+	for _, c := range []struct {
+		program string
+		join    string
+		defines []string
+		stored  int
+	}{
+		{"../programs/stack/stack.tvp", JoinPartial, []string{"COLLAPSE_THREADS"}, 328},
+		{"../programs/stack/stack.tvp", JoinPartial, []string{"THREADS=2"}, 654},
+		{"../programs/queue/queue.tvp", JoinPartial, []string{"COLLAPSE_THREADS", "DGLM"}, 519},
+		{"../programs/sll/reverse.tvp", JoinRelational, nil, 85},
+		{"../programs/sll/reverse.tvp", JoinIndependent, nil, 11},
+		{"../programs/sll/reverse.tvp", JoinConcrete, nil, 90},
+	} {
+		prog, inputs := testload.Program(t, c.program, testload.Defines(c.defines...))
+		opts := Options{Join: c.join, Differencing: true, BreakIfCoerceAfterUpdateFailed: true, MaxStructures: 20000}
+		e, err := New(prog, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.join == JoinConcrete {
+			if inputs, _, err = e.Concretize(context.Background(), inputs, ConcretizeOptions{Copies: 3}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		res, err := e.Run(context.Background(), inputs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Stats.Stored != c.stored {
+			t.Errorf("%s %s %v, %d kept unpacked: %d structures, want %d", c.program, c.join, c.defines, cacheSize, res.Stats.Stored, c.stored)
+		}
+	}
+}
