@@ -35,10 +35,8 @@ type StructureSet struct {
 	// the partial join, whose result depends on what was propagated
 	// before a merge.
 	pending []Pending
-	// cache keeps recently used structures unpacked; unpacked holds this
-	// set's entries.
-	cache    *unpackedCache
-	unpacked map[int]unpackedEntry
+	// cache keeps recently used structures unpacked (nil: none).
+	cache *unpackedCache
 }
 
 // Pending is a version of a stored structure awaiting processing.
@@ -67,13 +65,7 @@ func (ss *StructureSet) At(slot int) *tvl.Structure { return ss.items[slot].Unpa
 // current returns the structure in a slot unpacked, from the cache or
 // unpacked and kept there.
 func (ss *StructureSet) current(slot int) *tvl.Structure {
-	p := ss.items[slot]
-	if e, ok := ss.unpacked[slot]; ok && e.packed == p {
-		return e.s
-	}
-	s := p.Unpack(ss.voc)
-	ss.cache.keep(ss, slot, p, s)
-	return s
+	return ss.cache.unpack(ss.items[slot], ss.voc)
 }
 
 // key hashes what decides which stored structure s may merge with.
@@ -108,14 +100,14 @@ func (ss *StructureSet) addKeyed(s *tvl.Structure, p tvl.Packed, k uint64) (slot
 		jp := joined.Pack()
 		checkPacked(joined, jp)
 		ss.items[i] = jp
-		ss.cache.keep(ss, i, jp, joined)
+		ss.cache.keep(jp, joined)
 		ss.pending = append(ss.pending, Pending{Slot: i, packed: jp})
 		return i, true
 	}
 	i := len(ss.items)
 	ss.items = append(ss.items, p)
 	ss.index[k] = append(ss.index[k], i)
-	ss.cache.keep(ss, i, p, s)
+	ss.cache.keep(p, s)
 	ss.pending = append(ss.pending, Pending{Slot: i, packed: p})
 	return i, true
 }
@@ -131,9 +123,7 @@ func (ss *StructureSet) TakePending() []Pending {
 		if ss.joiner.inPlace() {
 			out[i].packed = ss.items[pd.Slot]
 		}
-		if e, ok := ss.unpacked[pd.Slot]; ok && e.packed == out[i].packed {
-			out[i].Structure = e.s
-		}
+		out[i].Structure = ss.cache.get(out[i].packed)
 	}
 	return out
 }

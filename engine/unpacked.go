@@ -2,29 +2,20 @@ package engine
 
 import "github.com/tvla-go/tvla/tvl"
 
-// unpackedCache keeps the stored structures a run touched last unpacked,
-// so that joining into them and applying them does not unpack them
-// again: a model of a few hundred structures (the collapsed ones) never
-// unpacks after the first time, and a run of millions keeps a bounded
-// number. Only the engine's goroutine uses it (the structures it hands
-// out are frozen, and read by the workers). It changes no result.
+// unpackedCache keeps the structures a run stored or joined into last
+// unpacked, by their packing, so that joining into them and applying
+// them (superseded versions included) does not unpack them again: a
+// model of a few hundred structures (the collapsed ones) unpacks hardly
+// any, and a run of millions keeps a bounded number. Equal structures
+// at two locations share an entry (they are frozen). Only the engine's
+// goroutine uses it; the workers read the structures it hands out. It
+// changes no result.
 type unpackedCache struct {
-	// ring holds the entries in the order they were kept; the oldest
-	// goes when it is full.
-	ring []cacheRef
+	m map[tvl.Packed]*tvl.Structure
+	// ring holds the keys in the order they were kept; the oldest goes
+	// when it is full.
+	ring []tvl.Packed
 	next int
-}
-
-// cacheRef is an entry of the ring: a slot of a set.
-type cacheRef struct {
-	set  *StructureSet
-	slot int
-}
-
-// unpackedEntry is a slot's structure unpacked, with the version it is.
-type unpackedEntry struct {
-	packed tvl.Packed
-	s      *tvl.Structure
 }
 
 // cacheSize is how many structures a run keeps unpacked: a few MB (tests
@@ -32,27 +23,43 @@ type unpackedEntry struct {
 var cacheSize = 4096
 
 func newUnpackedCache(size int) *unpackedCache {
-	return &unpackedCache{ring: make([]cacheRef, size)}
+	return &unpackedCache{m: make(map[tvl.Packed]*tvl.Structure, size), ring: make([]tvl.Packed, size)}
 }
 
-// keep records s, the structure of slot in set packed as p, evicting the
-// oldest entry when the cache is full.
-func (c *unpackedCache) keep(set *StructureSet, slot int, p tvl.Packed, s *tvl.Structure) {
+// get returns the structure packed as p, or nil when it is not kept.
+func (c *unpackedCache) get(p tvl.Packed) *tvl.Structure {
+	if c == nil {
+		return nil
+	}
+	return c.m[p]
+}
+
+// keep records s, packed as p, evicting the oldest entry when the cache
+// is full.
+func (c *unpackedCache) keep(p tvl.Packed, s *tvl.Structure) {
 	if c == nil || len(c.ring) == 0 {
 		return
 	}
-	if set.unpacked == nil {
-		set.unpacked = map[int]unpackedEntry{}
+	if _, ok := c.m[p]; ok {
+		return
 	}
-	if _, ok := set.unpacked[slot]; !ok {
-		old := c.ring[c.next]
-		if old.set != nil {
-			delete(old.set.unpacked, old.slot)
-		}
-		c.ring[c.next] = cacheRef{set, slot}
-		c.next = (c.next + 1) % len(c.ring)
+	if old := c.ring[c.next]; !old.IsZero() {
+		delete(c.m, old)
 	}
-	set.unpacked[slot] = unpackedEntry{p, s}
+	c.ring[c.next] = p
+	c.next = (c.next + 1) % len(c.ring)
+	c.m[p] = s
+}
+
+// unpack returns the structure packed as p over voc: the one kept, or
+// unpacked and kept.
+func (c *unpackedCache) unpack(p tvl.Packed, voc *tvl.Vocabulary) *tvl.Structure {
+	if s := c.get(p); s != nil {
+		return s
+	}
+	s := p.Unpack(voc)
+	c.keep(p, s)
+	return s
 }
 
 // drop empties the cache, once the run is over.
@@ -60,10 +67,6 @@ func (c *unpackedCache) drop() {
 	if c == nil {
 		return
 	}
-	for i, r := range c.ring {
-		if r.set != nil {
-			r.set.unpacked = nil
-		}
-		c.ring[i] = cacheRef{}
-	}
+	clear(c.m)
+	clear(c.ring)
 }

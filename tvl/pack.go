@@ -96,6 +96,9 @@ func (s *Structure) appendUnary(buf []byte) []byte {
 	buf = append(buf, make([]byte, bytesFor(nu))...)
 	last := lastMask(s.n)
 	nb := bytesFor(s.n)
+	if st == 1 {
+		return appendUnaryWords(buf, at, s.unary[:2*nu:2*nu], last, nb)
+	}
 	for i := range nu {
 		words := s.unary[2*i*st : 2*(i+1)*st]
 		if st == 0 || !anyBits(words[:st], last) && !anyBits(words[st:], last) {
@@ -106,6 +109,29 @@ func (s *Structure) appendUnary(buf []byte) []byte {
 		buf = appendPlane(buf, words[st:], nb, last)
 	}
 	return buf
+}
+
+// appendUnaryWords is appendUnary for a universe of at most 64, a word
+// per plane: u holds each predicate's val word and half word in turn,
+// and the presence bits start at buf[at].
+func appendUnaryWords(buf []byte, at int, u []uint64, last uint64, nb int) []byte {
+	// Room for every plane and a word's spill, so that the loop only
+	// reslices.
+	buf = slices.Grow(buf, len(u)*nb+8)
+	l := len(buf)
+	out := buf[:cap(buf)]
+	for j := 0; j+1 < len(u); j += 2 {
+		v, h := u[j]&last, u[j+1]&last
+		if v|h == 0 {
+			continue
+		}
+		i := j >> 1
+		out[at+i>>3] |= 1 << (uint(i) & 7)
+		binary.LittleEndian.PutUint64(out[l:l+8], v)
+		binary.LittleEndian.PutUint64(out[l+nb:l+nb+8], h)
+		l += 2 * nb
+	}
+	return out[:l]
 }
 
 // anyBits reports whether a row of words has a bit set among the
@@ -169,6 +195,26 @@ func (s *Structure) appendBinary(buf []byte) []byte {
 // (see Packed), and counts them.
 func (s *Structure) appendTuples(buf []byte, t *table, last uint64) ([]byte, int) {
 	c, prev := 0, -1
+	if s.stride == 1 {
+		val, half := t.val[:s.n], t.half[:s.n]
+		for u := range val {
+			m := (val[u] | half[u]) & last
+			for m != 0 {
+				b := bits.TrailingZeros64(m)
+				m &= m - 1
+				pos := u*s.n + b
+				x := uint64(pos-prev-1)<<1 | half[u]>>uint(b)&1
+				if x < 0x80 {
+					buf = append(buf, byte(x))
+				} else {
+					buf = binary.AppendUvarint(buf, x)
+				}
+				prev = pos
+				c++
+			}
+		}
+		return buf, c
+	}
 	for u := 0; u < s.n; u++ {
 		base := u * s.stride
 		for j := 0; j < s.stride; j++ {
@@ -266,6 +312,17 @@ func onesCount(bs string) int {
 // present predicates' planes.
 func (s *Structure) unpackUnary(present, planes string) {
 	nb, st := bytesFor(s.n), s.stride
+	if st == 1 {
+		u := s.unary[:2*s.unaryCount()]
+		for k := 0; k < len(present); k++ {
+			for m := present[k]; m != 0; m &= m - 1 {
+				i := k<<3 | bits.TrailingZeros8(m)
+				u[2*i], u[2*i+1] = readWord(planes, nb), readWord(planes[nb:], nb)
+				planes = planes[2*nb:]
+			}
+		}
+		return
+	}
 	for i := range s.unaryCount() {
 		if present[i>>3]>>(uint(i)&7)&1 == 0 {
 			continue
@@ -275,6 +332,24 @@ func (s *Structure) unpackUnary(present, planes string) {
 		readPlane(s.unary[o+st:o+2*st], planes[nb:2*nb])
 		planes = planes[2*nb:]
 	}
+}
+
+// readWord reads the first nb (at most 8) bytes of bs, little-endian: a
+// single load when bs is long enough.
+func readWord(bs string, nb int) uint64 {
+	if len(bs) >= 8 {
+		w := uint64(bs[0]) | uint64(bs[1])<<8 | uint64(bs[2])<<16 | uint64(bs[3])<<24 |
+			uint64(bs[4])<<32 | uint64(bs[5])<<40 | uint64(bs[6])<<48 | uint64(bs[7])<<56
+		if nb < 8 {
+			w &= 1<<(8*uint(nb)) - 1
+		}
+		return w
+	}
+	var w uint64
+	for i := 0; i < nb; i++ {
+		w |= uint64(bs[i]) << (8 * uint(i))
+	}
+	return w
 }
 
 // readPlane reads little-endian bytes into a row of words (of zeros).
