@@ -29,6 +29,9 @@ type state struct {
 	source    slotRef
 	workers   []*worker
 	discarded []DiscardedInput
+	// slots is fold's scratch: the slots an application's results went
+	// to.
+	slots []int
 }
 
 // Run explores the program from the input structures (placed at the
@@ -185,6 +188,7 @@ func (st *state) fold(t task, o outcome, work map[string]bool) {
 		st.message(t.loc, t.act, m.text, m.structure, m.slotBound)
 	}
 	target := st.sets[t.edge.To]
+	slots := st.slots[:0]
 	for i, r := range o.results {
 		st.stats.Examined++
 		t0 := time.Now()
@@ -193,8 +197,10 @@ func (st *state) fold(t task, o outcome, work map[string]bool) {
 		if changed && work != nil {
 			work[t.edge.To] = true
 		}
-		st.arrivals.add(slotRef{t.edge.To, to}, st.source, t.act.Title())
+		slots = append(slots, to)
 	}
+	st.arrivals.add(t.edge.To, st.source, t.act.Title(), slots)
+	st.slots = slots
 }
 
 // seed coerces input structure i (a copy, which it may change) and
@@ -215,7 +221,7 @@ func (st *state) seed(entry string, i int, s *tvl.Structure, blur bool) {
 	}
 	s.Freeze()
 	slot, _ := st.sets[entry].Add(s)
-	st.arrivals.add(slotRef{entry, slot}, slotRef{slot: -1}, "")
+	st.arrivals.add(entry, slotRef{slot: -1}, "", []int{slot})
 }
 
 func (st *state) stored() int {
