@@ -42,7 +42,8 @@ type packedArrival struct {
 	loc, slot, action int32
 }
 
-// logChunk is the size of the log's chunks.
+// logChunk is the largest size of the log's chunks; the first are
+// smaller, so that a small run's log is small.
 const logChunk = 1 << 20
 
 func newArrivalLog() *arrivalLog {
@@ -90,7 +91,11 @@ func (l *arrivalLog) add(to string, from slotRef, action string, slots []int) {
 	l.scratch = g
 	n := len(l.chunks)
 	if n == 0 || len(l.chunks[n-1])+len(g) > cap(l.chunks[n-1]) {
-		l.chunks = append(l.chunks, make([]byte, 0, max(logChunk, len(g))))
+		size := 4 << 10
+		if n > 0 {
+			size = min(2*cap(l.chunks[n-1]), logChunk)
+		}
+		l.chunks = append(l.chunks, make([]byte, 0, max(size, len(g))))
 		n++
 	}
 	l.chunks[n-1] = append(l.chunks[n-1], g...)

@@ -10,12 +10,12 @@ import (
 // Every structure the engine stores, and every join of one, packs to
 // bytes that unpack to it again: the bundled models run with the check
 // on, in each join mode, and give the counts they give without it; and
-// the same with no structure kept unpacked, and with three.
+// the same with no structure kept unpacked, and with a few.
 func TestStoredStructuresUnpackToThemselves(t *testing.T) {
 	checkPacking = true
-	size := cacheSize
-	defer func() { checkPacking, cacheSize = false, size }()
-	for _, cacheSize = range []int{size, 0, 3} {
+	size := cacheBytes
+	defer func() { checkPacking, cacheBytes = false, size }()
+	for _, cacheBytes = range []int{size, 0, 20000} {
 		runPacked(t)
 	}
 }
@@ -50,7 +50,7 @@ func runPacked(t *testing.T) {
 			t.Fatal(err)
 		}
 		if res.Stats.Stored != c.stored {
-			t.Errorf("%s %s %v, %d kept unpacked: %d structures, want %d", c.program, c.join, c.defines, cacheSize, res.Stats.Stored, c.stored)
+			t.Errorf("%s %s %v, %d bytes kept unpacked: %d structures, want %d", c.program, c.join, c.defines, cacheBytes, res.Stats.Stored, c.stored)
 		}
 	}
 }

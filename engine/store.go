@@ -40,17 +40,21 @@ type StructureSet struct {
 	// the partial join, whose result depends on what was propagated
 	// before a merge.
 	pending []Pending
-	// cache keeps recently used structures unpacked (nil: none).
-	cache *unpackedCache
+	// cache keeps recently used structures unpacked (nil: none);
+	// unpacked holds this set's slots.
+	cache    *unpackedCache
+	unpacked map[int32]unpackedEntry
 }
 
 // Pending is a version of a stored structure awaiting processing.
 type Pending struct {
 	Slot   int
 	packed tvl.Packed
-	// Structure is the version unpacked, which the application of a
-	// task sets (applyTask).
+	// Structure is the version unpacked: kept while it waits, if the
+	// cache allows (held bytes), or set by the task that applies it
+	// (applyTask).
 	Structure *tvl.Structure
+	held      int
 }
 
 // keySlots are the first and last slots with a key.
@@ -73,7 +77,13 @@ func (ss *StructureSet) At(slot int) *tvl.Structure { return ss.items[slot].Unpa
 // current returns the structure in a slot unpacked, from the cache or
 // unpacked and kept there.
 func (ss *StructureSet) current(slot int) *tvl.Structure {
-	return ss.cache.unpack(ss.items[slot], ss.voc)
+	p := ss.items[slot]
+	if s := ss.cache.get(ss, slot, p); s != nil {
+		return s
+	}
+	s := p.Unpack(ss.voc)
+	ss.cache.keep(ss, slot, p, s)
+	return s
 }
 
 // key hashes what decides which stored structure s may merge with.
@@ -110,8 +120,8 @@ func (ss *StructureSet) addKeyed(s *tvl.Structure, p tvl.Packed, k uint64) (slot
 		jp := joined.Pack()
 		checkPacked(joined, jp)
 		ss.items[i] = jp
-		ss.cache.keep(jp, joined)
-		ss.pending = append(ss.pending, Pending{Slot: i, packed: jp})
+		ss.cache.keep(ss, i, jp, joined)
+		ss.queue(i, jp, joined)
 		return i, true
 	}
 	i := len(ss.items)
@@ -123,23 +133,39 @@ func (ss *StructureSet) addKeyed(s *tvl.Structure, p tvl.Packed, k uint64) (slot
 	} else {
 		ss.index[k] = keySlots{int32(i), int32(i)}
 	}
-	ss.cache.keep(p, s)
-	ss.pending = append(ss.pending, Pending{Slot: i, packed: p})
+	ss.cache.keep(ss, i, p, s)
+	ss.queue(i, p, s)
 	return i, true
+}
+
+// queue queues the version p of slot i, unpacked as s, which it keeps
+// while the cache allows.
+func (ss *StructureSet) queue(i int, p tvl.Packed, s *tvl.Structure) {
+	pd := Pending{Slot: i, packed: p}
+	if n := s.Footprint(); ss.cache.hold(n) {
+		pd.Structure, pd.held = s, n
+	}
+	ss.pending = append(ss.pending, pd)
 }
 
 // TakePending returns the versions awaiting processing, in order, and
 // empties the queue. Under a join in place, each is the stored structure
-// as it is now. A version the cache holds unpacked comes unpacked; the
-// others are unpacked by the task that applies them.
+// as it is now. A version kept unpacked comes unpacked; the others are
+// unpacked by the task that applies them.
 func (ss *StructureSet) TakePending() []Pending {
 	out := ss.pending
 	ss.pending = nil
 	for i, pd := range out {
-		if ss.joiner.inPlace() {
-			out[i].packed = ss.items[pd.Slot]
+		if pd.held > 0 {
+			ss.cache.release(pd.held)
+			out[i].held = 0
 		}
-		out[i].Structure = ss.cache.get(out[i].packed)
+		if ss.joiner.inPlace() && pd.packed != ss.items[pd.Slot] {
+			out[i].packed, out[i].Structure = ss.items[pd.Slot], nil
+		}
+		if out[i].Structure == nil {
+			out[i].Structure = ss.cache.get(ss, pd.Slot, out[i].packed)
+		}
 	}
 	return out
 }

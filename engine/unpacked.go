@@ -2,71 +2,136 @@ package engine
 
 import "github.com/tvla-go/tvla/tvl"
 
-// unpackedCache keeps the structures a run stored or joined into last
-// unpacked, by their packing, so that joining into them and applying
-// them (superseded versions included) does not unpack them again: a
-// model of a few hundred structures (the collapsed ones) unpacks hardly
-// any, and a run of millions keeps a bounded number. Equal structures
-// at two locations share an entry (they are frozen). Only the engine's
-// goroutine uses it; the workers read the structures it hands out. It
+// unpackedCache keeps structures unpacked within a budget of bytes: the
+// current version of the slots a run stored or joined into last, and
+// the versions queued for processing while they wait. That is what the
+// engine held when it stored structures unpacked, so a model whose
+// structures fit in the budget (the collapsed ones: a few hundred) runs
+// as it did, unpacking each structure once, with the same live heap;
+// a run of millions keeps a bounded number. Only the engine's goroutine
+// uses it; the workers read the structures it hands out (frozen). It
 // changes no result.
 type unpackedCache struct {
-	m map[tvl.Packed]*tvl.Structure
-	// ring holds the keys in the order they were kept; the oldest goes
-	// when it is full.
-	ring []tvl.Packed
-	next int
+	budget, used int
+	// fifo lists the slots kept, oldest first; an entry whose slot has
+	// been replaced or dropped since (another gen) is skipped. live
+	// counts the entries that are not.
+	fifo []cacheRef
+	live int
+	gen  uint64
 }
 
-// cacheSize is how many structures a run keeps unpacked: a few MB (tests
-// change it).
-var cacheSize = 4096
-
-func newUnpackedCache(size int) *unpackedCache {
-	return &unpackedCache{m: make(map[tvl.Packed]*tvl.Structure, size), ring: make([]tvl.Packed, size)}
+// cacheRef is an entry of the FIFO: a slot of a set, as kept at gen.
+type cacheRef struct {
+	set  *StructureSet
+	slot int32
+	gen  uint64
 }
 
-// get returns the structure packed as p, or nil when it is not kept.
-func (c *unpackedCache) get(p tvl.Packed) *tvl.Structure {
+// unpackedEntry is a slot's current version unpacked, its bytes and
+// when it was kept.
+type unpackedEntry struct {
+	p     tvl.Packed
+	s     *tvl.Structure
+	bytes int
+	gen   uint64
+}
+
+// cacheBytes is the budget of a run's unpacked structures (tests change
+// it): 32 MiB, ten thousand structures of the uncollapsed Michael–Scott
+// queue.
+var cacheBytes = 32 << 20
+
+func newUnpackedCache(budget int) *unpackedCache { return &unpackedCache{budget: budget} }
+
+// get returns slot's structure in set if it is kept at version p.
+func (c *unpackedCache) get(set *StructureSet, slot int, p tvl.Packed) *tvl.Structure {
+	if e, ok := set.unpacked[int32(slot)]; ok && e.p == p {
+		return e.s
+	}
+	return nil
+}
+
+// keep records s, slot's version p, in place of the version kept
+// before, making room by dropping the oldest slots.
+func (c *unpackedCache) keep(set *StructureSet, slot int, p tvl.Packed, s *tvl.Structure) {
 	if c == nil {
-		return nil
-	}
-	return c.m[p]
-}
-
-// keep records s, packed as p, evicting the oldest entry when the cache
-// is full.
-func (c *unpackedCache) keep(p tvl.Packed, s *tvl.Structure) {
-	if c == nil || len(c.ring) == 0 {
 		return
 	}
-	if _, ok := c.m[p]; ok {
+	n := s.Footprint()
+	if old, ok := set.unpacked[int32(slot)]; ok {
+		c.forget(set, int32(slot), old)
+	}
+	if !c.makeRoom(n) {
 		return
 	}
-	if old := c.ring[c.next]; !old.IsZero() {
-		delete(c.m, old)
+	if set.unpacked == nil {
+		set.unpacked = map[int32]unpackedEntry{}
 	}
-	c.ring[c.next] = p
-	c.next = (c.next + 1) % len(c.ring)
-	c.m[p] = s
+	c.gen++
+	set.unpacked[int32(slot)] = unpackedEntry{p, s, n, c.gen}
+	c.used += n
+	c.live++
+	if len(c.fifo) > 2*c.live+1024 {
+		c.compact()
+	}
+	c.fifo = append(c.fifo, cacheRef{set, int32(slot), c.gen})
 }
 
-// unpack returns the structure packed as p over voc: the one kept, or
-// unpacked and kept.
-func (c *unpackedCache) unpack(p tvl.Packed, voc *tvl.Vocabulary) *tvl.Structure {
-	if s := c.get(p); s != nil {
-		return s
-	}
-	s := p.Unpack(voc)
-	c.keep(p, s)
-	return s
+// forget drops a slot's entry.
+func (c *unpackedCache) forget(set *StructureSet, slot int32, e unpackedEntry) {
+	c.used -= e.bytes
+	c.live--
+	delete(set.unpacked, slot)
 }
+
+// compact removes the FIFO's entries of slots replaced or dropped, so
+// that it stays within twice the entries kept.
+func (c *unpackedCache) compact() {
+	kept := c.fifo[:0]
+	for _, r := range c.fifo {
+		if e, ok := r.set.unpacked[r.slot]; ok && e.gen == r.gen {
+			kept = append(kept, r)
+		}
+	}
+	clear(c.fifo[len(kept):])
+	c.fifo = kept
+}
+
+// makeRoom drops the oldest slots until n more bytes fit in the budget,
+// and reports whether they do.
+func (c *unpackedCache) makeRoom(n int) bool {
+	for c.used+n > c.budget && len(c.fifo) > 0 {
+		r := c.fifo[0]
+		c.fifo[0] = cacheRef{}
+		c.fifo = c.fifo[1:]
+		if e, ok := r.set.unpacked[r.slot]; ok && e.gen == r.gen {
+			c.forget(r.set, r.slot, e)
+		}
+	}
+	return c.used+n <= c.budget
+}
+
+// hold reports whether a queued version of n bytes may stay unpacked
+// while it waits, and counts it.
+func (c *unpackedCache) hold(n int) bool {
+	if c == nil || !c.makeRoom(n) {
+		return false
+	}
+	c.used += n
+	return true
+}
+
+// release counts a held version taken from the queue.
+func (c *unpackedCache) release(n int) { c.used -= n }
 
 // drop empties the cache, once the run is over.
 func (c *unpackedCache) drop() {
 	if c == nil {
 		return
 	}
-	clear(c.m)
-	clear(c.ring)
+	for _, r := range c.fifo {
+		r.set.unpacked = nil
+	}
+	c.fifo, c.used, c.live = nil, 0, 0
 }

@@ -50,7 +50,7 @@ func (e *Engine) Run(ctx context.Context, inputs []*tvl.Structure) (*Result, err
 func (e *Engine) newState() *state {
 	st := &state{e: e, sets: map[string]*StructureSet{}, out: map[string][]*model.Edge{},
 		messages: map[string][]Message{}, msgSeen: map[string]bool{}, start: time.Now(),
-		arrivals: newArrivalLog(), unpacked: newUnpackedCache(cacheSize)}
+		arrivals: newArrivalLog(), unpacked: newUnpackedCache(cacheBytes)}
 	for _, l := range e.prog.Locations {
 		st.sets[l] = newStructureSet(e.mode.joiner(e), e.voc.Tvl())
 		st.sets[l].cache = st.unpacked
