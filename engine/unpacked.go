@@ -12,7 +12,9 @@ import "github.com/tvla-go/tvla/tvl"
 // uses it; the workers read the structures it hands out (frozen). It
 // changes no result.
 type unpackedCache struct {
-	budget, used int
+	// used counts the bytes kept, held those of queued versions: at most
+	// half the budget, so that a long queue leaves the joins room.
+	budget, used, held int
 	// fifo lists the slots kept, oldest first; an entry whose slot has
 	// been replaced or dropped since (another gen) is skipped. live
 	// counts the entries that are not.
@@ -115,15 +117,19 @@ func (c *unpackedCache) makeRoom(n int) bool {
 // hold reports whether a queued version of n bytes may stay unpacked
 // while it waits, and counts it.
 func (c *unpackedCache) hold(n int) bool {
-	if c == nil || !c.makeRoom(n) {
+	if c == nil || c.held+n > c.budget/2 || !c.makeRoom(n) {
 		return false
 	}
 	c.used += n
+	c.held += n
 	return true
 }
 
 // release counts a held version taken from the queue.
-func (c *unpackedCache) release(n int) { c.used -= n }
+func (c *unpackedCache) release(n int) {
+	c.used -= n
+	c.held -= n
+}
 
 // drop empties the cache, once the run is over.
 func (c *unpackedCache) drop() {
@@ -133,5 +139,5 @@ func (c *unpackedCache) drop() {
 	for _, r := range c.fifo {
 		r.set.unpacked = nil
 	}
-	c.fifo, c.used, c.live = nil, 0, 0
+	c.fifo, c.used, c.held, c.live = nil, 0, 0, 0
 }

@@ -21,7 +21,7 @@ func TestUnpackedCacheKeepsWithinItsBudget(t *testing.T) {
 		return s
 	}
 	one := version(3).Footprint()
-	c := newUnpackedCache(3 * one)
+	c := newUnpackedCache(3*one + 1)
 	set := newStructureSet(&partialJoin{}, v)
 	set.cache = c
 	for slot := range 5 {
@@ -49,6 +49,9 @@ func TestUnpackedCacheKeepsWithinItsBudget(t *testing.T) {
 	}
 	if c.used > c.budget {
 		t.Fatalf("%d bytes of %d", c.used, c.budget)
+	}
+	if c.hold(one) {
+		t.Error("held versions took more than half the budget")
 	}
 	c.release(one)
 	if c.hold(10 * one) {
