@@ -21,8 +21,11 @@ import (
 //
 //	n                          uvarint, the universe's size
 //	nullary values             2 bits each, in index order
-//	unary presence             1 bit per unary predicate: not 0 somewhere
-//	per present unary p        p's 1-bits, then its 1/2-bits: ⌈n/8⌉ bytes each
+//	unary modes                2 bits per unary predicate: 0 everywhere (0),
+//	                           its planes (1), one individual not 0 (2, only
+//	                           for universes of at most 64)
+//	per unary p of mode 1      p's 1-bits, then its 1/2-bits: ⌈n/8⌉ bytes each
+//	per unary p of mode 2      a byte: the individual<<1 | (is 1/2)
 //	binary presence            1 bit per binary predicate
 //	per present binary p       uvarint count, then per tuple (u, w) not 0, in
 //	                           order of u·n+w: uvarint (gap<<1 | is 1/2), the
@@ -88,12 +91,19 @@ func lastMask(n int) uint64 {
 	return ^uint64(0)
 }
 
-// appendUnary appends the presence bits of the unary predicates and the
-// planes of those present.
+// Unary predicates' modes in the encoding (see Packed).
+const (
+	unaryZero   = 0
+	unaryPlanes = 1
+	unaryOne    = 2
+)
+
+// appendUnary appends the modes of the unary predicates and the values
+// of those not 0.
 func (s *Structure) appendUnary(buf []byte) []byte {
 	nu, st := s.unaryCount(), s.stride
 	at := len(buf)
-	buf = append(buf, make([]byte, bytesFor(nu))...)
+	buf = append(buf, make([]byte, bytesFor(2*nu))...)
 	last := lastMask(s.n)
 	nb := bytesFor(s.n)
 	if st == 1 {
@@ -104,7 +114,7 @@ func (s *Structure) appendUnary(buf []byte) []byte {
 		if st == 0 || !anyBits(words[:st], last) && !anyBits(words[st:], last) {
 			continue
 		}
-		buf[at+i>>3] |= 1 << (uint(i) & 7)
+		buf[at+i>>2] |= unaryPlanes << (2 * (uint(i) & 3))
 		buf = appendPlane(buf, words[:st], nb, last)
 		buf = appendPlane(buf, words[st:], nb, last)
 	}
@@ -113,7 +123,8 @@ func (s *Structure) appendUnary(buf []byte) []byte {
 
 // appendUnaryWords is appendUnary for a universe of at most 64, a word
 // per plane: u holds each predicate's val word and half word in turn,
-// and the presence bits start at buf[at].
+// and the modes start at buf[at]. A predicate not 0 on one individual
+// only (a thread's location, a pointer variable) takes a byte.
 func appendUnaryWords(buf []byte, at int, u []uint64, last uint64, nb int) []byte {
 	// Room for every plane and a word's spill, so that the loop only
 	// reslices.
@@ -122,11 +133,22 @@ func appendUnaryWords(buf []byte, at int, u []uint64, last uint64, nb int) []byt
 	out := buf[:cap(buf)]
 	for j := 0; j+1 < len(u); j += 2 {
 		v, h := u[j]&last, u[j+1]&last
-		if v|h == 0 {
+		x := v | h
+		if x == 0 {
 			continue
 		}
 		i := j >> 1
-		out[at+i>>3] |= 1 << (uint(i) & 7)
+		if x&(x-1) == 0 {
+			out[at+i>>2] |= unaryOne << (2 * (uint(i) & 3))
+			b := byte(bits.TrailingZeros64(x)) << 1
+			if h != 0 {
+				b |= 1
+			}
+			out[l] = b
+			l++
+			continue
+		}
+		out[at+i>>2] |= unaryPlanes << (2 * (uint(i) & 3))
 		binary.LittleEndian.PutUint64(out[l:l+8], v)
 		binary.LittleEndian.PutUint64(out[l+nb:l+nb+8], h)
 		l += 2 * nb
@@ -267,10 +289,10 @@ func (p Packed) Unpack(voc *Vocabulary) *Structure {
 	n := int(d.uvarint())
 	nullary := d.take(bytesFor(2 * len(voc.OfArity(0))))
 	nu, nb := len(voc.OfArity(1)), len(voc.OfArity(2))
-	unaryBits := d.take(bytesFor(nu))
-	// The unary planes come before the binary presence bits: skip them
+	modes := d.take(bytesFor(2 * nu))
+	// The unary values come before the binary presence bits: skip them
 	// to size the binary tables first.
-	planes := d.take(2 * bytesFor(n) * onesCount(unaryBits))
+	values := d.take(unaryLen(modes, bytesFor(n)))
 	binaryBits := d.take(bytesFor(nb))
 	var needBuf [64]bool
 	needB := needBuf[:0]
@@ -285,7 +307,7 @@ func (p Packed) Unpack(voc *Vocabulary) *Structure {
 	for i := range s.nullary {
 		s.nullary[i] = Kleene(nullary[i>>2] >> (2 * (uint(i) & 3)) & 3)
 	}
-	s.unpackUnary(unaryBits, planes)
+	s.unpackUnary(modes, values)
 	for i, t := range s.binary {
 		if needB[i] {
 			s.unpackBinary(&d, t)
@@ -300,37 +322,58 @@ func (p Packed) Unpack(voc *Vocabulary) *Structure {
 	return s
 }
 
-func onesCount(bs string) int {
-	c := 0
-	for i := 0; i < len(bs); i++ {
-		c += bits.OnesCount8(bs[i])
+// unaryLen is the length of the unary values of the modes given, for
+// planes of nb bytes.
+func unaryLen(modes string, nb int) int {
+	n := 0
+	for k := 0; k < len(modes); k++ {
+		for m := modes[k]; m != 0; m >>= 2 {
+			switch m & 3 {
+			case unaryPlanes:
+				n += 2 * nb
+			case unaryOne:
+				n++
+			}
+		}
 	}
-	return c
+	return n
 }
 
-// unpackUnary fills the unary words from the presence bits and the
-// present predicates' planes.
-func (s *Structure) unpackUnary(present, planes string) {
+// unpackUnary fills the unary words from the predicates' modes and
+// values.
+func (s *Structure) unpackUnary(modes, values string) {
 	nb, st := bytesFor(s.n), s.stride
 	if st == 1 {
 		u := s.unary[:2*s.unaryCount()]
-		for k := 0; k < len(present); k++ {
-			for m := present[k]; m != 0; m &= m - 1 {
-				i := k<<3 | bits.TrailingZeros8(m)
-				u[2*i], u[2*i+1] = readWord(planes, nb), readWord(planes[nb:], nb)
-				planes = planes[2*nb:]
+		for k := 0; k < len(modes); k++ {
+			for m := modes[k]; m != 0; {
+				at := bits.TrailingZeros8(m) &^ 1
+				i, mode := k<<2|at>>1, m>>uint(at)&3
+				m &^= 3 << uint(at)
+				if mode == unaryOne {
+					b := values[0]
+					values = values[1:]
+					u[2*i+int(b&1)] = 1 << (b >> 1)
+					continue
+				}
+				u[2*i], u[2*i+1] = readWord(values, nb), readWord(values[nb:], nb)
+				values = values[2*nb:]
 			}
 		}
 		return
 	}
 	for i := range s.unaryCount() {
-		if present[i>>3]>>(uint(i)&7)&1 == 0 {
-			continue
-		}
 		o := 2 * i * st
-		readPlane(s.unary[o:o+st], planes[:nb])
-		readPlane(s.unary[o+st:o+2*st], planes[nb:2*nb])
-		planes = planes[2*nb:]
+		switch modes[i>>2] >> (2 * (uint(i) & 3)) & 3 {
+		case unaryPlanes:
+			readPlane(s.unary[o:o+st], values[:nb])
+			readPlane(s.unary[o+st:o+2*st], values[nb:2*nb])
+			values = values[2*nb:]
+		case unaryOne:
+			b := int(values[0])
+			values = values[1:]
+			putBit(s.unary[o+(b&1)*st:o+(b&1+1)*st], b>>1, true)
+		}
 	}
 }
 
