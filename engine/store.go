@@ -40,10 +40,10 @@ type StructureSet struct {
 	// the partial join, whose result depends on what was propagated
 	// before a merge.
 	pending []Pending
-	// cache keeps recently used structures unpacked (nil: none);
-	// unpacked holds this set's slots.
-	cache    *unpackedCache
-	unpacked map[int32]unpackedEntry
+	// cache keeps recently used structures unpacked (nil: none); id
+	// tells this set's slots there.
+	cache *unpackedCache
+	id    int32
 }
 
 // Pending is a version of a stored structure awaiting processing.
@@ -168,6 +168,14 @@ func (ss *StructureSet) TakePending() []Pending {
 		}
 	}
 	return out
+}
+
+// dropUnpacked lets the versions still queued go unpacked, once the run
+// is over: only the packed ones stay with the result.
+func (ss *StructureSet) dropUnpacked() {
+	for i := range ss.pending {
+		ss.pending[i].Structure, ss.pending[i].held = nil, 0
+	}
 }
 
 // HasPending reports whether some structure awaits processing.

@@ -15,20 +15,22 @@ type unpackedCache struct {
 	// used counts the bytes kept, held those of queued versions: at most
 	// half the budget, so that a long queue leaves the joins room.
 	budget, used, held int
+	// m holds the slots kept, by set and slot (slotKey): one map for
+	// the run, as maps never shrink.
+	m map[uint64]unpackedEntry
 	// fifo lists the slots kept, oldest first; an entry whose slot has
-	// been replaced or dropped since (another gen) is skipped. live
-	// counts the entries that are not.
+	// been replaced or dropped since (another gen) is skipped.
 	fifo []cacheRef
-	live int
 	gen  uint64
 }
 
-// cacheRef is an entry of the FIFO: a slot of a set, as kept at gen.
+// cacheRef is an entry of the FIFO: a slot, as kept at gen.
 type cacheRef struct {
-	set  *StructureSet
-	slot int32
-	gen  uint64
+	key, gen uint64
 }
+
+// slotKey is a slot's key in the cache: its set's id and the slot.
+func slotKey(set *StructureSet, slot int) uint64 { return uint64(set.id)<<32 | uint64(uint32(slot)) }
 
 // unpackedEntry is a slot's current version unpacked, its bytes and
 // when it was kept.
@@ -44,11 +46,16 @@ type unpackedEntry struct {
 // queue.
 var cacheBytes = 32 << 20
 
-func newUnpackedCache(budget int) *unpackedCache { return &unpackedCache{budget: budget} }
+func newUnpackedCache(budget int) *unpackedCache {
+	return &unpackedCache{budget: budget, m: map[uint64]unpackedEntry{}}
+}
 
 // get returns slot's structure in set if it is kept at version p.
 func (c *unpackedCache) get(set *StructureSet, slot int, p tvl.Packed) *tvl.Structure {
-	if e, ok := set.unpacked[int32(slot)]; ok && e.p == p {
+	if c == nil {
+		return nil
+	}
+	if e, ok := c.m[slotKey(set, slot)]; ok && e.p == p {
 		return e.s
 	}
 	return nil
@@ -61,30 +68,26 @@ func (c *unpackedCache) keep(set *StructureSet, slot int, p tvl.Packed, s *tvl.S
 		return
 	}
 	n := s.Footprint()
-	if old, ok := set.unpacked[int32(slot)]; ok {
-		c.forget(set, int32(slot), old)
+	k := slotKey(set, slot)
+	if old, ok := c.m[k]; ok {
+		c.forget(k, old)
 	}
 	if !c.makeRoom(n) {
 		return
 	}
-	if set.unpacked == nil {
-		set.unpacked = map[int32]unpackedEntry{}
-	}
 	c.gen++
-	set.unpacked[int32(slot)] = unpackedEntry{p, s, n, c.gen}
+	c.m[k] = unpackedEntry{p, s, n, c.gen}
 	c.used += n
-	c.live++
-	if len(c.fifo) > 2*c.live+1024 {
+	if len(c.fifo) > 2*len(c.m)+1024 {
 		c.compact()
 	}
-	c.fifo = append(c.fifo, cacheRef{set, int32(slot), c.gen})
+	c.fifo = append(c.fifo, cacheRef{k, c.gen})
 }
 
 // forget drops a slot's entry.
-func (c *unpackedCache) forget(set *StructureSet, slot int32, e unpackedEntry) {
+func (c *unpackedCache) forget(k uint64, e unpackedEntry) {
 	c.used -= e.bytes
-	c.live--
-	delete(set.unpacked, slot)
+	delete(c.m, k)
 }
 
 // compact removes the FIFO's entries of slots replaced or dropped, so
@@ -92,7 +95,7 @@ func (c *unpackedCache) forget(set *StructureSet, slot int32, e unpackedEntry) {
 func (c *unpackedCache) compact() {
 	kept := c.fifo[:0]
 	for _, r := range c.fifo {
-		if e, ok := r.set.unpacked[r.slot]; ok && e.gen == r.gen {
+		if e, ok := c.m[r.key]; ok && e.gen == r.gen {
 			kept = append(kept, r)
 		}
 	}
@@ -107,8 +110,8 @@ func (c *unpackedCache) makeRoom(n int) bool {
 		r := c.fifo[0]
 		c.fifo[0] = cacheRef{}
 		c.fifo = c.fifo[1:]
-		if e, ok := r.set.unpacked[r.slot]; ok && e.gen == r.gen {
-			c.forget(r.set, r.slot, e)
+		if e, ok := c.m[r.key]; ok && e.gen == r.gen {
+			c.forget(r.key, e)
 		}
 	}
 	return c.used+n <= c.budget
@@ -136,8 +139,5 @@ func (c *unpackedCache) drop() {
 	if c == nil {
 		return
 	}
-	for _, r := range c.fifo {
-		r.set.unpacked = nil
-	}
-	c.fifo, c.used, c.held, c.live = nil, 0, 0, 0
+	c.m, c.fifo, c.used, c.held = map[uint64]unpackedEntry{}, nil, 0, 0
 }

@@ -28,8 +28,8 @@ func TestUnpackedCacheKeepsWithinItsBudget(t *testing.T) {
 		s := version(3)
 		c.keep(set, slot, s.Pack(), s)
 	}
-	if c.used > c.budget || len(set.unpacked) != 3 {
-		t.Fatalf("%d bytes of %d, %d slots kept", c.used, c.budget, len(set.unpacked))
+	if c.used > c.budget || len(c.m) != 3 {
+		t.Fatalf("%d bytes of %d, %d slots kept", c.used, c.budget, len(c.m))
 	}
 	for slot := range 5 {
 		p := version(3).Pack()
@@ -60,11 +60,11 @@ func TestUnpackedCacheKeepsWithinItsBudget(t *testing.T) {
 	for range 10000 {
 		c.keep(set, 4, s4.Pack(), s4)
 	}
-	if len(c.fifo) > 2*c.live+1024 {
-		t.Errorf("the FIFO grew to %d entries for %d kept", len(c.fifo), c.live)
+	if len(c.fifo) > 2*len(c.m)+1024 {
+		t.Errorf("the FIFO grew to %d entries for %d kept", len(c.fifo), len(c.m))
 	}
 	c.drop()
-	if c.used != 0 || set.unpacked != nil {
+	if c.used != 0 || len(c.m) != 0 {
 		t.Error("drop left entries")
 	}
 }

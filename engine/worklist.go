@@ -51,9 +51,9 @@ func (e *Engine) newState() *state {
 	st := &state{e: e, sets: map[string]*StructureSet{}, out: map[string][]*model.Edge{},
 		messages: map[string][]Message{}, msgSeen: map[string]bool{}, start: time.Now(),
 		arrivals: newArrivalLog(), unpacked: newUnpackedCache(cacheBytes)}
-	for _, l := range e.prog.Locations {
+	for i, l := range e.prog.Locations {
 		st.sets[l] = newStructureSet(e.mode.joiner(e), e.voc.Tvl())
-		st.sets[l].cache = st.unpacked
+		st.sets[l].cache, st.sets[l].id = st.unpacked, int32(i)
 	}
 	for _, ed := range e.prog.Edges {
 		st.out[ed.From] = append(st.out[ed.From], ed)
@@ -324,6 +324,9 @@ func (st *state) unscheduled() int {
 
 func (st *state) result(reason string, incomplete bool) *Result {
 	st.unpacked.drop()
+	for _, set := range st.sets {
+		set.dropUnpacked()
+	}
 	r := &Result{Incomplete: incomplete, StopReason: reason, DiscardedInputs: st.discarded, sets: st.sets, arrivals: st.arrivals}
 	for _, l := range st.e.prog.Locations {
 		lr := &LocationResult{Label: l, Messages: st.messages[l]}
