@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/tvla-go/tvla/abstraction"
-	"github.com/tvla-go/tvla/logic"
 	"github.com/tvla-go/tvla/model"
 	"github.com/tvla-go/tvla/tvl"
 )
@@ -309,12 +308,8 @@ func (st *state) unscheduled() int {
 	}
 	n := 0
 	for _, set := range st.sets {
-		for _, s := range set.Structures().All() {
-			scheduled := false
-			for u := 0; u < s.Size() && !scheduled; u++ {
-				scheduled = s.Unary(p.Index, u) == logic.True
-			}
-			if !scheduled {
+		for _, packed := range set.items {
+			if !packed.UnaryTrue(set.voc, p.Index) {
 				n++
 			}
 		}

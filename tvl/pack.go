@@ -322,6 +322,38 @@ func (p Packed) Unpack(voc *Vocabulary) *Structure {
 	return s
 }
 
+// UnaryTrue reports whether the unary predicate with table index i is 1
+// on some individual of the structure packed as p over voc, reading no
+// more of p than the unary predicates before it.
+func (p Packed) UnaryTrue(voc *Vocabulary, i int) bool {
+	d := decoder{b: p.b}
+	n := int(d.uvarint())
+	d.take(bytesFor(2 * len(voc.OfArity(0))))
+	modes := d.take(bytesFor(2 * len(voc.OfArity(1))))
+	nb := bytesFor(n)
+	d.take(unaryLen(modes[:i>>2], nb))
+	for j := i &^ 3; j < i; j++ {
+		switch modes[j>>2] >> (2 * (uint(j) & 3)) & 3 {
+		case unaryPlanes:
+			d.take(2 * nb)
+		case unaryOne:
+			d.take(1)
+		}
+	}
+	switch modes[i>>2] >> (2 * (uint(i) & 3)) & 3 {
+	case unaryPlanes:
+		val := d.take(nb)
+		for k := 0; k < len(val); k++ {
+			if val[k] != 0 {
+				return true
+			}
+		}
+	case unaryOne:
+		return d.take(1)[0]&1 == 0
+	}
+	return false
+}
+
 // unaryLen is the length of the unary values of the modes given, for
 // planes of nb bytes.
 func unaryLen(modes string, nb int) int {

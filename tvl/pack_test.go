@@ -113,6 +113,15 @@ func checkRoundTrip(t *testing.T, voc *tvl.Vocabulary, s *tvl.Structure) {
 	if s.OrderedHash() != u.OrderedHash() || s.Hash() != u.Hash() {
 		t.Fatal("an unpacked structure hashes differently")
 	}
+	for _, q := range voc.OfArity(1) {
+		want := false
+		for u := 0; u < s.Size(); u++ {
+			want = want || s.Get(q, u) == logic.True
+		}
+		if p.UnaryTrue(voc, q.Index) != want {
+			t.Fatalf("UnaryTrue(%s) = %v, want %v:\n%s", q.Name, !want, want, s)
+		}
+	}
 }
 
 // Structures are equal exactly when their packings are: on random pairs
