@@ -24,6 +24,9 @@ type benchCase struct {
 	firstMessage bool
 	// slow cases run only when named (or with "all").
 	slow bool
+	// maxStructures and maxMemory stop the run (0: no limit).
+	maxStructures int
+	maxMemory     driver.ByteSize
 }
 
 func (c benchCase) inputFile() string {
@@ -48,6 +51,7 @@ func (c benchCase) config(o options) driver.Config {
 		cfg.MaxMessages = 1
 	}
 	cfg.Workers = o.workers
+	cfg.MaxStructures, cfg.MaxMemory = c.maxStructures, c.maxMemory
 	return cfg
 }
 

@@ -3,7 +3,8 @@
 // the same files, one after the other, and prints a Markdown table with
 // the ratios.
 //
-//	go run ./bench [-ref] [-bin tvla] [-workers N] [-timeout 1h] [CASE|GROUP|all ...]
+//	go run ./bench [-ref] [-bin tvla] [-base REV|-base-bin tvla] [-repeat N] [-workers N] [-timeout 1h] [CASE|GROUP|all ...]
+//	go run ./bench -memory [-memory-structures 300000] [-base REV|-base-bin tvla]
 //	go run ./bench -list
 //
 // With no CASE it runs the default groups (stack, queue, lists, sorting)
@@ -20,6 +21,21 @@
 // update exits 0 with no message; that is reported as "stopped", never
 // as verified. The ratios are reference over tvla, for wall time and peak
 // memory, and whether the per-location counts agree.
+//
+// -base REV builds tvla as it is at a git revision (for example the
+// commit a branch started from) and runs it after ours on every case,
+// with the same ratios (base over ours): a change's effect measured in
+// one run. -repeat N runs each build N times per case, alternating, and
+// reports the median times, for a shared, noisy machine.
+//
+// -memory runs, instead of the cases, the memory report: the uncollapsed
+// Michael–Scott queue (programs/queue/queue.tvp with no macros: unbounded
+// threads, never reaching a fixpoint in memory) stopped at
+// -memory-structures stored structures, by our build and the base
+// build, with the collector at GOGC=25 and its trace on, and per build
+// the peak live heap (from the trace: what decides how many structures
+// fit under --max-memory), the peak heap in use and the peak resident
+// memory, each per stored structure.
 package main
 
 import (
@@ -54,23 +70,20 @@ type options struct {
 	workers int
 	timeout time.Duration
 	root    string
+	// base is a git revision built and run after ours on every case
+	// (baseBin: a binary instead); repeat runs each build that many
+	// times, alternating, and keeps the median times.
+	base, baseBin string
+	repeat        int
+	// memory runs the memory report instead of the cases: bytes per
+	// stored structure of the uncollapsed queue at memoryStructures.
+	memory           bool
+	memoryStructures int
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	var o options
-	list := fs.Bool("list", false, "list the cases and groups, and exit")
-	fs.BoolVar(&o.ref, "ref", false, "also run the reference TVLA 3 and print ratios")
-	fs.StringVar(&o.bin, "bin", "", "the tvla binary (default: go build ./cmd/tvla into a temporary folder)")
-	fs.StringVar(&o.refTVLA, "ref-tvla", os.Getenv("REF_TVLA"), "the ref-tvla script (default: ../shared/tools/ref-tvla beside the repository)")
-	fs.IntVar(&o.workers, "workers", 0, "tvla run --workers (0: one per CPU)")
-	fs.DurationVar(&o.timeout, "timeout", time.Hour, "bound on each run; a run that hits it is reported as a timeout")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: go run ./bench [flags] [CASE|GROUP|all ...]")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
+	o, names, list, ok := parseFlags(args, stderr)
+	if !ok {
 		return 2
 	}
 	root, err := repoRoot()
@@ -80,7 +93,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	o.root = root
 	all := cases()
-	if *list {
+	if list {
 		for _, c := range all {
 			slow := ""
 			if c.slow {
@@ -90,7 +103,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
-	selected, err := selectCases(all, fs.Args())
+	selected, err := selectCases(all, names)
 	if err != nil {
 		fmt.Fprintln(stderr, "bench:", err)
 		return 2
@@ -101,58 +114,131 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	defer os.RemoveAll(scratch)
+	if err := o.prepare(scratch, stderr); err != nil {
+		fmt.Fprintln(stderr, "bench:", err)
+		return 2
+	}
+	if o.memory {
+		return runMemory(o, scratch, stdout)
+	}
+	runCases(o, selected, scratch, stdout)
+	return 0
+}
+
+// parseFlags reads the command line: the options, the cases named, and
+// whether to list the cases.
+func parseFlags(args []string, stderr io.Writer) (o options, names []string, list, ok bool) {
+	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.BoolVar(&list, "list", false, "list the cases and groups, and exit")
+	fs.BoolVar(&o.ref, "ref", false, "also run the reference TVLA 3 and print ratios")
+	fs.StringVar(&o.bin, "bin", "", "the tvla binary (default: go build ./cmd/tvla into a temporary folder)")
+	fs.StringVar(&o.refTVLA, "ref-tvla", os.Getenv("REF_TVLA"), "the ref-tvla script (default: ../shared/tools/ref-tvla beside the repository)")
+	fs.IntVar(&o.workers, "workers", 0, "tvla run --workers (0: one per CPU)")
+	fs.DurationVar(&o.timeout, "timeout", time.Hour, "bound on each run; a run that hits it is reported as a timeout")
+	fs.StringVar(&o.base, "base", "", "also build this git `revision` of tvla and run it after ours on every case, with ratios (base over ours)")
+	fs.StringVar(&o.baseBin, "base-bin", "", "like -base, with this tvla `binary`")
+	fs.IntVar(&o.repeat, "repeat", 1, "run each build `N` times per case, alternating, and report the median times")
+	fs.BoolVar(&o.memory, "memory", false, "instead of the cases, report bytes per stored structure of the uncollapsed Michael–Scott queue (with -base: of both builds)")
+	fs.IntVar(&o.memoryStructures, "memory-structures", 300000, "the --max-structures of -memory")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: go run ./bench [flags] [CASE|GROUP|all ...]")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return o, nil, false, false
+	}
+	if o.base != "" && o.baseBin != "" {
+		fmt.Fprintln(stderr, "bench: -base and -base-bin exclude each other")
+		return o, nil, false, false
+	}
+	o.repeat = max(o.repeat, 1)
+	return o, fs.Args(), list, true
+}
+
+// prepare builds the binaries the run needs and checks the reference's
+// set-up.
+func (o *options) prepare(scratch string, stderr io.Writer) error {
 	if o.bin == "" {
 		o.bin = filepath.Join(scratch, "tvla")
 		build := exec.Command("go", "build", "-o", o.bin, "./cmd/tvla")
-		build.Dir, build.Stdout, build.Stderr = root, stderr, stderr
+		build.Dir, build.Stdout, build.Stderr = o.root, stderr, stderr
 		if err := build.Run(); err != nil {
-			fmt.Fprintln(stderr, "bench: building tvla:", err)
-			return 2
+			return fmt.Errorf("building tvla: %w", err)
 		}
 	}
-	if o.ref {
-		if o.refTVLA == "" {
-			o.refTVLA = filepath.Join(root, "..", "shared", "tools", "ref-tvla")
+	if o.base != "" {
+		bin, err := buildRevision(o.root, o.base, scratch, stderr)
+		if err != nil {
+			return err
 		}
-		if os.Getenv("TVLA_HOME") == "" && os.Getenv("TVLA_MIRROR") == "" {
-			fmt.Fprintln(stderr, "bench: -ref needs TVLA_HOME (an extracted TVLA 3) or TVLA_MIRROR (its fetched git folder)")
-			return 2
-		}
-		if _, err := os.Stat(o.refTVLA); err != nil {
-			fmt.Fprintln(stderr, "bench: no ref-tvla script:", err)
-			return 2
-		}
+		o.baseBin = bin
 	}
+	if !o.ref {
+		return nil
+	}
+	if o.refTVLA == "" {
+		o.refTVLA = filepath.Join(o.root, "..", "shared", "tools", "ref-tvla")
+	}
+	if os.Getenv("TVLA_HOME") == "" && os.Getenv("TVLA_MIRROR") == "" {
+		return errors.New("-ref needs TVLA_HOME (an extracted TVLA 3) or TVLA_MIRROR (its fetched git folder)")
+	}
+	if _, err := os.Stat(o.refTVLA); err != nil {
+		return fmt.Errorf("no ref-tvla script: %w", err)
+	}
+	return nil
+}
 
+// runCases runs the cases with tvla (and the base build, and the
+// reference, when asked) and prints the table.
+func runCases(o options, selected []benchCase, scratch string, stdout io.Writer) {
 	fmt.Fprintln(stdout, "| case | tool | stored | examined | breaches | analysis s | wall s | peak MB | verdict | wall ratio | memory ratio | counts |")
 	fmt.Fprintln(stdout, "|---|---|---|---|---|---|---|---|---|---|---|---|")
-	var timeRatios, memRatios []float64
+	var timeRatios, memRatios, baseRatios []float64
 	for _, c := range selected {
-		ours := runOurs(o, c, scratch)
+		ours, base := runBuilds(o, c, scratch)
 		fmt.Fprintln(stdout, row(c.name, "tvla", ours, "", "", ""))
+		if o.baseBin != "" {
+			tr, mr, agree, t := compare(ours, base)
+			if t > 0 {
+				baseRatios = append(baseRatios, t)
+			}
+			fmt.Fprintln(stdout, row(c.name, "tvla (base)", base, tr, mr, agree))
+		}
 		if !o.ref {
 			continue
 		}
 		theirs := runReference(o, c, scratch)
-		tr, mr, agree := "", "", ""
-		if ours.err == "" && theirs.err == "" {
-			t, m := theirs.wall.Seconds()/ours.wall.Seconds(), float64(theirs.peakKB)/float64(ours.peakKB)
-			tr, mr = fmt.Sprintf("%.1f×", t), fmt.Sprintf("%.1f×", m)
-			agree = "same"
-			if !maps(ours.locations, theirs.locations) {
-				agree = "DIFFERENT"
-			}
-			if theirs.verdict == "verified" || strings.HasPrefix(theirs.verdict, "msg") {
-				timeRatios, memRatios = append(timeRatios, t), append(memRatios, m)
-			}
+		tr, mr, agree, t := compare(ours, theirs)
+		if t > 0 && (theirs.verdict == "verified" || strings.HasPrefix(theirs.verdict, "msg")) {
+			timeRatios = append(timeRatios, t)
+			memRatios = append(memRatios, float64(theirs.peakKB)/float64(ours.peakKB))
 		}
 		fmt.Fprintln(stdout, row(c.name, "TVLA 3", theirs, tr, mr, agree))
+	}
+	if len(baseRatios) > 0 {
+		fmt.Fprintf(stdout, "\n%d cases against the base build: wall-time ratio (base over ours) median %.2f×, geometric mean %.2f×, min %.2f×\n",
+			len(baseRatios), median(baseRatios), geomean(baseRatios), slices.Min(baseRatios))
 	}
 	if len(timeRatios) > 0 {
 		fmt.Fprintf(stdout, "\n%d cases with both verdicts: wall-time ratio median %.1f×, geometric mean %.1f×, min %.1f×; memory ratio median %.1f×, min %.1f×\n",
 			len(timeRatios), median(timeRatios), geomean(timeRatios), slices.Min(timeRatios), median(memRatios), slices.Min(memRatios))
 	}
-	return 0
+}
+
+// compare gives the ratios of other's wall time and peak memory over
+// ours', and whether the per-location counts agree; t is the time ratio
+// (0 when either run failed).
+func compare(ours, other outcome) (timeRatio, memRatio, agree string, t float64) {
+	if ours.err != "" || other.err != "" {
+		return "", "", "", 0
+	}
+	t, m := other.wall.Seconds()/ours.wall.Seconds(), float64(other.peakKB)/float64(ours.peakKB)
+	agree = "same"
+	if !maps(ours.locations, other.locations) {
+		agree = "DIFFERENT"
+	}
+	return fmt.Sprintf("%.2f×", t), fmt.Sprintf("%.2f×", m), agree, t
 }
 
 // repoRoot finds the module root from the working directory up.
@@ -205,6 +291,8 @@ type outcome struct {
 	stored, examined, breaches int
 	analysis, wall             time.Duration
 	peakKB                     int64
+	peakHeap                   uint64 // the tool's own figure (ours only)
+	peakLive                   uint64 // the largest live heap GODEBUG=gctrace=1 reported
 	verdict                    string
 	locations                  map[string]int
 	err                        string // timeout or failure: no figures
@@ -238,13 +326,16 @@ func measured(cmd *exec.Cmd, timeout time.Duration) (time.Duration, int64, bool,
 	return wall, peak, timedOut, err
 }
 
-func runOurs(o options, c benchCase, scratch string) outcome {
+// runTVLA runs a case with a tvla binary, with env added to the
+// environment.
+func runTVLA(o options, bin string, c benchCase, scratch string, env ...string) outcome {
 	summary := filepath.Join(scratch, "summary.json")
 	os.Remove(summary)
 	cfg := c.config(o)
 	args := append(append([]string{"run", cfg.Program}, cfg.Inputs...), cfg.RunFlags()...)
 	args = append(args, "-q", "--json", summary)
-	cmd := exec.Command(o.bin, args...)
+	cmd := exec.Command(bin, args...)
+	cmd.Env = append(os.Environ(), env...)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	wall, peak, timedOut, err := measured(cmd, o.timeout)
@@ -255,11 +346,13 @@ func runOurs(o options, c benchCase, scratch string) outcome {
 	}
 	var d driver.Summary
 	data, rerr := os.ReadFile(summary)
+	peakLive, rest := gcTrace(stderr.String())
 	if rerr != nil || json.Unmarshal(data, &d) != nil {
-		out.err = fmt.Sprintf("failed (%v): %s", err, firstLine(stderr.String()))
+		out.err = fmt.Sprintf("failed (%v): %s", err, firstLine(rest))
 		return out
 	}
 	out.stored, out.examined, out.breaches = d.StructuresStored, d.StructuresExamined, d.ConstraintBreaches
+	out.peakHeap, out.peakLive = d.PeakHeapBytes, peakLive
 	out.analysis = time.Duration(d.TimeSeconds * float64(time.Second))
 	out.locations = map[string]int{}
 	for _, l := range d.Locations {

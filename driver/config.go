@@ -64,6 +64,10 @@ type Config struct {
 	MaxMemory ByteSize
 	// CPUProfile, for developers, is a file for a CPU profile of the run.
 	CPUProfile string
+	// MemProfile, for developers, is a file for a heap profile taken
+	// after the run, its result still held, after a collection: what the
+	// stored structures and the rest of the result keep live.
+	MemProfile string
 }
 
 // ConcreteConfig bounds concrete runs (join conc, and embed's concrete

@@ -122,7 +122,7 @@ func (out *Outputs) WriteTVS(o *Outcome) error {
 			continue
 		}
 		loc := tvp.TVSLocation{Label: l.Label}
-		for _, s := range l.Structures {
+		for _, s := range l.Structures.All() {
 			loc.Structures = append(loc.Structures, tvp.TVSStructure{Structure: s})
 		}
 		for _, m := range l.Messages {

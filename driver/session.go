@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"runtime/pprof"
 
 	"github.com/tvla-go/tvla/model"
@@ -223,7 +224,27 @@ func (s *Session) Run(ctx context.Context) (*Outcome, error) {
 		return nil, err
 	}
 	out.Result, out.Constraints = res, s.engine.constraints()
+	if s.Config.MemProfile != "" {
+		if err := writeHeapProfile(s.Config.MemProfile); err != nil {
+			return nil, err
+		}
+	}
 	return out, nil
+}
+
+// writeHeapProfile collects garbage and writes the heap profile: what is
+// live then is the result (and the loaded program).
+func writeHeapProfile(path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	runtime.GC()
+	if err := pprof.WriteHeapProfile(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // refine makes the rounds of soft-invariant refinement: while a round

@@ -22,8 +22,8 @@ func TestAnalyseReverse(t *testing.T) {
 	if res.Stats.Stored != 66 || res.Stats.Messages != 0 || !Verified(res) || Verdict(res) != "verified" {
 		t.Errorf("%d stored, %d messages, verdict %s", res.Stats.Stored, res.Stats.Messages, Verdict(res))
 	}
-	if len(res.Locations) != 11 || res.Locations[0].Label != "L1" || len(res.Locations[0].Structures) != 3 {
-		t.Errorf("locations: %d, first %s with %d", len(res.Locations), res.Locations[0].Label, len(res.Locations[0].Structures))
+	if len(res.Locations) != 11 || res.Locations[0].Label != "L1" || res.Locations[0].Structures.Len() != 3 {
+		t.Errorf("locations: %d, first %s with %d", len(res.Locations), res.Locations[0].Label, res.Locations[0].Structures.Len())
 	}
 	s := o.Summary("test")
 	if s.Program != "reverse.tvp" || len(s.Inputs) != 1 || s.Inputs[0] != "reverse.tvs" || s.StructuresStored != 66 ||
@@ -65,7 +65,7 @@ func TestAnalyseConcrete(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o.Result.Stats.Stored != 60 || !Verified(o.Result) || len(o.Result.Locations[1].Structures) != 10 {
+	if o.Result.Stats.Stored != 60 || !Verified(o.Result) || o.Result.Locations[1].Structures.Len() != 10 {
 		t.Errorf("%d stored, verdict %s", o.Result.Stats.Stored, Verdict(o.Result))
 	}
 	want := "concrete inputs: 4 structure(s) from 3 input structure(s) (summary individuals as 1 to 2 individuals, threads 1 to 2)\n"

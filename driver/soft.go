@@ -75,7 +75,7 @@ func newSoftResult(set *predicates.SoftInvariants, res *Result, prev []SoftRound
 		r.Held[i] = true
 	}
 	for _, l := range res.Locations {
-		for _, s := range l.Structures {
+		for _, s := range l.Structures.All() {
 			set.Holding(s, r.Held)
 		}
 	}

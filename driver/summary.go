@@ -94,10 +94,7 @@ func (o *Outcome) Summary(version string) Summary {
 	}
 	seen := map[string]bool{}
 	for _, l := range res.Locations {
-		sl := SummaryLocation{Label: l.Label, Structures: len(l.Structures), Messages: len(l.Messages)}
-		for _, st := range l.Structures {
-			sl.MaxIndividuals = max(sl.MaxIndividuals, st.Size())
-		}
+		sl := SummaryLocation{Label: l.Label, Structures: l.Structures.Len(), MaxIndividuals: l.Structures.MaxSize(), Messages: len(l.Messages)}
 		s.Locations = append(s.Locations, sl)
 		for _, m := range l.Messages {
 			if !seen[m.Text] {

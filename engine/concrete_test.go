@@ -119,10 +119,10 @@ func TestConcreteReverse(t *testing.T) {
 		t.Fatalf("incomplete %v (%s), %d messages", res.Incomplete, res.StopReason, res.Stats.Messages)
 	}
 	exit := res.Location("exit")
-	if len(exit.Structures) != 5 {
-		t.Fatalf("%d structures at exit, want 5", len(exit.Structures))
+	if exit.Structures.Len() != 5 {
+		t.Fatalf("%d structures at exit, want 5", exit.Structures.Len())
 	}
-	for _, s := range exit.Structures {
+	for _, s := range exit.Structures.All() {
 		voc := s.Vocabulary()
 		x, y := voc.Lookup("x"), voc.Lookup("y")
 		for u := 0; u < s.Size(); u++ {
@@ -147,8 +147,8 @@ func TestConcreteReverse(t *testing.T) {
 		case "L3", "L4", "L5", "L6", "L7":
 			want = 10
 		}
-		if len(l.Structures) != want {
-			t.Errorf("%s: %d structures, want %d", l.Label, len(l.Structures), want)
+		if l.Structures.Len() != want {
+			t.Errorf("%s: %d structures, want %d", l.Label, l.Structures.Len(), want)
 		}
 	}
 }
@@ -193,12 +193,12 @@ func TestConcreteLimits(t *testing.T) {
 	for _, l := range res.Locations {
 		switch l.Label {
 		case "L1", "L2", "L3", "L8", "L4", "L9":
-			if len(l.Structures) == 0 {
+			if l.Structures.Len() == 0 {
 				t.Errorf("%s is empty", l.Label)
 			}
 		default:
-			if len(l.Structures) != 0 {
-				t.Errorf("%s holds %d structures beyond the depth limit", l.Label, len(l.Structures))
+			if l.Structures.Len() != 0 {
+				t.Errorf("%s holds %d structures beyond the depth limit", l.Label, l.Structures.Len())
 			}
 		}
 	}
@@ -262,7 +262,7 @@ L1 Load() L2
 		t.Fatalf("messages %+v", l1.Messages)
 	}
 	// The stored state follows the definition: reach[x] only on b.
-	got := res.Location("L2").Structures[0]
+	got := res.Location("L2").Structures.At(0)
 	r := voc.Lookup("reach[x]")
 	for u := 0; u < 2; u++ {
 		if got.Get(r, u) != got.Get(voc.Lookup("x"), u) {
@@ -311,7 +311,7 @@ L2 Flip() L3
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := len(res.Location("L3").Structures); n != 2 {
+	if n := res.Location("L3").Structures.Len(); n != 2 {
 		t.Errorf("%d structures at L3, want 2 (f chosen both ways)", n)
 	}
 	if l1 := res.Location("L1"); len(l1.Messages) != 1 || !strings.HasPrefix(l1.Messages[0].Text, BrokenRule) {

@@ -84,7 +84,7 @@ func TestDeepNestingLoadsInLinearTime(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					if n := len(res.Location("L2").Structures); n != 1 {
+					if n := res.Location("L2").Structures.Len(); n != 1 {
 						t.Errorf("%d structures at L2, want 1", n)
 					}
 					if d := time.Since(start); d > 5*time.Second {

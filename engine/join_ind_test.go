@@ -31,7 +31,7 @@ func TestIndependentSetJoinsByNullaryValues(t *testing.T) {
 		s.Freeze()
 		return s
 	}
-	ss := newStructureSet(&independentJoin{absUn: []*tvl.Pred{x, y}, nullary: []*tvl.Pred{b}, exists: inac})
+	ss := newStructureSet(&independentJoin{absUn: []*tvl.Pred{x, y}, nullary: []*tvl.Pred{b}, exists: inac}, v)
 	ss.Add(mk(false, logic.False))
 	if _, changed := ss.Add(mk(true, logic.False)); !changed {
 		t.Fatal("a structure with another individual did not grow the stored one")

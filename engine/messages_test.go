@@ -64,7 +64,7 @@ func TestMaxMessagesStopsAtTheLimit(t *testing.T) {
 			t.Errorf("--max-messages %d: incomplete %v, stopped on message %v", limit, res.Incomplete, res.StoppedOnMessage)
 		}
 		// The application's results are joined all the same.
-		if got := len(res.Location("L2").Structures); got != 3 {
+		if got := res.Location("L2").Structures.Len(); got != 3 {
 			t.Errorf("--max-messages %d: %d structures at L2, want 3", limit, got)
 		}
 	}

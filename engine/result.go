@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"iter"
 	"time"
 
 	"github.com/tvla-go/tvla/tvl"
@@ -57,8 +58,74 @@ type slotRef struct {
 // LocationResult is what the analysis found at one CFG location.
 type LocationResult struct {
 	Label      string
-	Structures []*tvl.Structure
+	Structures Structures
 	Messages   []Message
+}
+
+// Structures are a location's stored structures, in the order they were
+// first stored. They are kept packed (tvl.Packed), as the run stored
+// them, and unpacked one at a time when asked for: a large run's result
+// would not fit in memory unpacked. A caller that reads a structure many
+// times keeps what At returns, or takes Slice.
+type Structures struct {
+	voc   *tvl.Vocabulary
+	items []tvl.Packed
+}
+
+// StructuresOf makes Structures of the given ones (for results made by
+// hand). They must share a vocabulary.
+func StructuresOf(ss ...*tvl.Structure) Structures {
+	var out Structures
+	for _, s := range ss {
+		out.voc = s.Vocabulary()
+		out.items = append(out.items, s.Pack())
+	}
+	return out
+}
+
+// Len is the number of structures.
+func (s Structures) Len() int { return len(s.items) }
+
+// At returns structure i, unpacked: a frozen structure of its own.
+func (s Structures) At(i int) *tvl.Structure { return s.items[i].Unpack(s.voc) }
+
+// All yields each structure's index and the structure, unpacked.
+func (s Structures) All() iter.Seq2[int, *tvl.Structure] {
+	return func(yield func(int, *tvl.Structure) bool) {
+		for i, p := range s.items {
+			if !yield(i, p.Unpack(s.voc)) {
+				return
+			}
+		}
+	}
+}
+
+// Slice returns the structures unpacked, all at once.
+func (s Structures) Slice() []*tvl.Structure {
+	out := make([]*tvl.Structure, len(s.items))
+	for i, p := range s.items {
+		out[i] = p.Unpack(s.voc)
+	}
+	return out
+}
+
+// MaxSize is the largest number of individuals of a structure (0 when
+// there is none), read without unpacking them.
+func (s Structures) MaxSize() int {
+	m := 0
+	for _, p := range s.items {
+		m = max(m, p.Size())
+	}
+	return m
+}
+
+// PackedBytes is the size of the structures' packings, in bytes.
+func (s Structures) PackedBytes() int {
+	n := 0
+	for _, p := range s.items {
+		n += p.Len()
+	}
+	return n
 }
 
 // MessageGroup is the messages of a location with the same text, raised

@@ -19,11 +19,20 @@ type joiner interface {
 }
 
 // StructureSet is the set of structures stored at one location, joined
-// by its mode's joiner.
+// by its mode's joiner. It keeps them packed (tvl.Packed): a run stores
+// millions of structures, most of whose tables are 0, and applies each
+// only a few times; a structure is unpacked when it is applied or joined
+// with.
 type StructureSet struct {
 	joiner joiner
-	items  []*tvl.Structure
-	index  map[uint64][]int
+	voc    *tvl.Vocabulary
+	items  []tvl.Packed
+	// index maps a join key to the first and last slots with it; next
+	// chains each slot to the next with its key (-1: none). A map entry
+	// per key and four bytes a slot, where a slice per key cost a
+	// structure 70 bytes on the uncollapsed queue.
+	index map[uint64]keySlots
+	next  []int32
 	// pending holds, in the order they arrived, the versions of
 	// structures not processed yet: a structure that grows by a join is
 	// queued again as it now is, and the older version stays queued too.
@@ -31,16 +40,28 @@ type StructureSet struct {
 	// the partial join, whose result depends on what was propagated
 	// before a merge.
 	pending []Pending
+	// cache keeps recently used structures unpacked (nil: none); id
+	// tells this set's slots there.
+	cache *unpackedCache
+	id    int32
 }
 
 // Pending is a version of a stored structure awaiting processing.
 type Pending struct {
-	Slot      int
+	Slot   int
+	packed tvl.Packed
+	// Structure is the version unpacked: kept while it waits, if the
+	// cache allows (held bytes), or set by the task that applies it
+	// (applyTask).
 	Structure *tvl.Structure
+	held      int
 }
 
-func newStructureSet(j joiner) *StructureSet {
-	return &StructureSet{joiner: j, index: map[uint64][]int{}}
+// keySlots are the first and last slots with a key.
+type keySlots struct{ first, last int32 }
+
+func newStructureSet(j joiner, voc *tvl.Vocabulary) *StructureSet {
+	return &StructureSet{joiner: j, voc: voc, index: map[uint64]keySlots{}}
 }
 
 // Len is the number of structures stored.
@@ -48,10 +69,22 @@ func (ss *StructureSet) Len() int { return len(ss.items) }
 
 // Structures lists the stored structures in the order they were first
 // stored.
-func (ss *StructureSet) Structures() []*tvl.Structure { return ss.items }
+func (ss *StructureSet) Structures() Structures { return Structures{voc: ss.voc, items: ss.items} }
 
-// At returns the structure in a slot.
-func (ss *StructureSet) At(slot int) *tvl.Structure { return ss.items[slot] }
+// At returns the structure in a slot, unpacked.
+func (ss *StructureSet) At(slot int) *tvl.Structure { return ss.items[slot].Unpack(ss.voc) }
+
+// current returns the structure in a slot unpacked, from the cache or
+// unpacked and kept there.
+func (ss *StructureSet) current(slot int) *tvl.Structure {
+	p := ss.items[slot]
+	if s := ss.cache.get(ss, slot, p); s != nil {
+		return s
+	}
+	s := p.Unpack(ss.voc)
+	ss.cache.keep(ss, slot, p, s)
+	return s
+}
 
 // key hashes what decides which stored structure s may merge with.
 func (ss *StructureSet) key(s *tvl.Structure) uint64 { return ss.joiner.key(s) }
@@ -61,13 +94,22 @@ func (ss *StructureSet) key(s *tvl.Structure) uint64 { return ss.joiner.key(s) }
 // stored structure it merged with or equals) and whether the set changed
 // (a new structure, or a stored one grew).
 func (ss *StructureSet) Add(s *tvl.Structure) (slot int, changed bool) {
-	return ss.addKeyed(s, ss.key(s))
+	return ss.addKeyed(s, s.Pack(), ss.key(s))
 }
 
-// addKeyed is Add with s's key computed already.
-func (ss *StructureSet) addKeyed(s *tvl.Structure, k uint64) (slot int, changed bool) {
-	for _, i := range ss.index[k] {
-		joined, grew, ok := ss.joiner.join(ss.items[i], s)
+// addKeyed is Add with s's packing and key computed already. A stored
+// structure packed to the same bytes is equal to s, and every join of
+// equal structures leaves the stored one as it is: it is unpacked only
+// when it differs.
+func (ss *StructureSet) addKeyed(s *tvl.Structure, p tvl.Packed, k uint64) (slot int, changed bool) {
+	checkPacked(s, p)
+	ks, known := ss.index[k]
+	for j := ks.first; known && j >= 0; j = ss.next[j] {
+		i := int(j)
+		if ss.items[i] == p {
+			return i, false
+		}
+		joined, grew, ok := ss.joiner.join(ss.current(i), s)
 		if !ok {
 			continue
 		}
@@ -75,30 +117,87 @@ func (ss *StructureSet) addKeyed(s *tvl.Structure, k uint64) (slot int, changed 
 			return i, false
 		}
 		joined.Freeze()
-		ss.items[i] = joined
-		ss.pending = append(ss.pending, Pending{i, joined})
+		jp := joined.Pack()
+		checkPacked(joined, jp)
+		ss.items[i] = jp
+		ss.cache.keep(ss, i, jp, joined)
+		ss.queue(i, jp, joined)
 		return i, true
 	}
 	i := len(ss.items)
-	ss.items = append(ss.items, s)
-	ss.index[k] = append(ss.index[k], i)
-	ss.pending = append(ss.pending, Pending{i, s})
+	ss.items = append(ss.items, p)
+	ss.next = append(ss.next, -1)
+	if known {
+		ss.next[ks.last] = int32(i)
+		ss.index[k] = keySlots{ks.first, int32(i)}
+	} else {
+		ss.index[k] = keySlots{int32(i), int32(i)}
+	}
+	ss.cache.keep(ss, i, p, s)
+	ss.queue(i, p, s)
 	return i, true
+}
+
+// queue queues the version p of slot i, unpacked as s, which it keeps
+// while the cache allows.
+func (ss *StructureSet) queue(i int, p tvl.Packed, s *tvl.Structure) {
+	pd := Pending{Slot: i, packed: p}
+	if n := s.Footprint(); ss.cache.hold(n) {
+		pd.Structure, pd.held = s, n
+	}
+	ss.pending = append(ss.pending, pd)
 }
 
 // TakePending returns the versions awaiting processing, in order, and
 // empties the queue. Under a join in place, each is the stored structure
-// as it is now.
+// as it is now. A version kept unpacked comes unpacked; the others are
+// unpacked by the task that applies them.
 func (ss *StructureSet) TakePending() []Pending {
 	out := ss.pending
 	ss.pending = nil
-	if ss.joiner.inPlace() {
-		for i, pd := range out {
-			out[i].Structure = ss.items[pd.Slot]
+	for i, pd := range out {
+		if pd.held > 0 {
+			ss.cache.release(pd.held)
+			out[i].held = 0
+		}
+		if ss.joiner.inPlace() && pd.packed != ss.items[pd.Slot] {
+			out[i].packed, out[i].Structure = ss.items[pd.Slot], nil
+		}
+		if out[i].Structure == nil {
+			out[i].Structure = ss.cache.get(ss, pd.Slot, out[i].packed)
 		}
 	}
 	return out
 }
 
+// dropUnpacked lets the versions still queued go unpacked, once the run
+// is over: only the packed ones stay with the result.
+func (ss *StructureSet) dropUnpacked() {
+	for i := range ss.pending {
+		ss.pending[i].Structure, ss.pending[i].held = nil, 0
+	}
+}
+
 // HasPending reports whether some structure awaits processing.
 func (ss *StructureSet) HasPending() bool { return len(ss.pending) > 0 }
+
+// unpack unpacks the pending version, unless it is already.
+func (pd *Pending) unpack(voc *tvl.Vocabulary) {
+	if pd.Structure == nil {
+		pd.Structure = pd.packed.Unpack(voc)
+	}
+}
+
+// checkPacking makes every packing of a structure the engine stores be
+// unpacked again and compared with the structure (tests set it).
+var checkPacking = false
+
+// checkPacked panics when p does not unpack to s, under checkPacking.
+func checkPacked(s *tvl.Structure, p tvl.Packed) {
+	if !checkPacking {
+		return
+	}
+	if u := p.Unpack(s.Vocabulary()); !tvl.Equal(s, u) {
+		panic("engine: a packed structure unpacks to another:\n" + s.String() + "\nunpacked:\n" + u.String())
+	}
+}

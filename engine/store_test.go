@@ -24,7 +24,7 @@ func TestPartialJoinChangesOnlyWhenItGrows(t *testing.T) {
 		s.Freeze()
 		return s
 	}
-	ss := newStructureSet(&partialJoin{absUn: []*tvl.Pred{x}})
+	ss := newStructureSet(&partialJoin{absUn: []*tvl.Pred{x}}, v)
 	if _, changed := ss.Add(structure(logic.True)); !changed {
 		t.Fatal("a new structure did not change the set")
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/tvla-go/tvla/abstraction"
 	"github.com/tvla-go/tvla/model"
@@ -47,16 +48,26 @@ type raised struct {
 // folds outcomes into the run, in task order.
 type outcome struct {
 	results []*tvl.Structure
-	// keys are the results' join keys in the target location's set,
-	// computed on the worker to take them off the engine's serial path.
+	// keys are the results' join keys in the target location's set, and
+	// packed their packings, computed on the worker to take them off the
+	// engine's serial path.
 	keys     []uint64
+	packed   []tvl.Packed
 	messages []raised
 	// broken is set when an update broke a constraint and the run must
 	// stop (TVLA's breakIfCoerceAfterUpdateFailed).
 	broken string
 	// stats holds this application's breaches and phase times.
-	stats Stats
+	stats phaseStats
 	err   error
+}
+
+// phaseStats are what an application adds to the run's Stats: its
+// breaches and phase times (an outcome per task of a batch waits to be
+// folded: the whole Stats would be three times its size).
+type phaseStats struct {
+	Breaches                                    int
+	FocusTime, CoerceTime, UpdateTime, BlurTime time.Duration
 }
 
 // batch runs a location's tasks on the workers. Workers take tasks in
@@ -83,14 +94,16 @@ type batch struct {
 	st     *state
 }
 
-// applyTask applies a task's action, as the join mode does, and computes
-// its results' join keys. It reads the target set's configuration only,
-// which never changes.
+// applyTask unpacks the task's structure, applies its action, as the
+// join mode does, and computes its results' join keys and packings. It
+// reads the target set's configuration only, which never changes.
 func (st *state) applyTask(w *worker, t task) outcome {
+	t.pending.unpack(st.e.voc.Tvl())
 	o := st.e.mode.apply(w, t)
 	target := st.sets[t.edge.To]
 	for _, r := range o.results {
 		o.keys = append(o.keys, target.key(r))
+		o.packed = append(o.packed, r.Pack())
 	}
 	return o
 }

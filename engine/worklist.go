@@ -7,15 +7,16 @@ import (
 	"time"
 
 	"github.com/tvla-go/tvla/abstraction"
-	"github.com/tvla-go/tvla/logic"
 	"github.com/tvla-go/tvla/model"
 	"github.com/tvla-go/tvla/tvl"
 )
 
 // state is one run in progress.
 type state struct {
-	e        *Engine
-	sets     map[string]*StructureSet
+	e    *Engine
+	sets map[string]*StructureSet
+	// unpacked keeps the structures the run touched last unpacked.
+	unpacked *unpackedCache
 	out      map[string][]*model.Edge
 	rpo      map[string]int
 	messages map[string][]Message
@@ -27,6 +28,9 @@ type state struct {
 	source    slotRef
 	workers   []*worker
 	discarded []DiscardedInput
+	// slots is fold's scratch: the slots an application's results went
+	// to.
+	slots []int
 }
 
 // Run explores the program from the input structures (placed at the
@@ -45,9 +49,10 @@ func (e *Engine) Run(ctx context.Context, inputs []*tvl.Structure) (*Result, err
 func (e *Engine) newState() *state {
 	st := &state{e: e, sets: map[string]*StructureSet{}, out: map[string][]*model.Edge{},
 		messages: map[string][]Message{}, msgSeen: map[string]bool{}, start: time.Now(),
-		arrivals: newArrivalLog()}
-	for _, l := range e.prog.Locations {
-		st.sets[l] = newStructureSet(e.mode.joiner(e))
+		arrivals: newArrivalLog(), unpacked: newUnpackedCache(cacheBytes)}
+	for i, l := range e.prog.Locations {
+		st.sets[l] = newStructureSet(e.mode.joiner(e), e.voc.Tvl())
+		st.sets[l].cache, st.sets[l].id = st.unpacked, int32(i)
 	}
 	for _, ed := range e.prog.Edges {
 		st.out[ed.From] = append(st.out[ed.From], ed)
@@ -182,16 +187,19 @@ func (st *state) fold(t task, o outcome, work map[string]bool) {
 		st.message(t.loc, t.act, m.text, m.structure, m.slotBound)
 	}
 	target := st.sets[t.edge.To]
+	slots := st.slots[:0]
 	for i, r := range o.results {
 		st.stats.Examined++
 		t0 := time.Now()
-		to, changed := target.addKeyed(r, o.keys[i])
+		to, changed := target.addKeyed(r, o.packed[i], o.keys[i])
 		st.stats.JoinTime += time.Since(t0)
 		if changed && work != nil {
 			work[t.edge.To] = true
 		}
-		st.arrivals.add(slotRef{t.edge.To, to}, st.source, t.act.Title())
+		slots = append(slots, to)
 	}
+	st.arrivals.add(t.edge.To, st.source, t.act.Title(), slots)
+	st.slots = slots
 }
 
 // seed coerces input structure i (a copy, which it may change) and
@@ -212,7 +220,7 @@ func (st *state) seed(entry string, i int, s *tvl.Structure, blur bool) {
 	}
 	s.Freeze()
 	slot, _ := st.sets[entry].Add(s)
-	st.arrivals.add(slotRef{entry, slot}, slotRef{slot: -1}, "")
+	st.arrivals.add(entry, slotRef{slot: -1}, "", []int{slot})
 }
 
 func (st *state) stored() int {
@@ -300,12 +308,8 @@ func (st *state) unscheduled() int {
 	}
 	n := 0
 	for _, set := range st.sets {
-		for _, s := range set.Structures() {
-			scheduled := false
-			for u := 0; u < s.Size() && !scheduled; u++ {
-				scheduled = s.Unary(p.Index, u) == logic.True
-			}
-			if !scheduled {
+		for _, packed := range set.items {
+			if !packed.UnaryTrue(set.voc, p.Index) {
 				n++
 			}
 		}
@@ -314,6 +318,10 @@ func (st *state) unscheduled() int {
 }
 
 func (st *state) result(reason string, incomplete bool) *Result {
+	st.unpacked.drop()
+	for _, set := range st.sets {
+		set.dropUnpacked()
+	}
 	r := &Result{Incomplete: incomplete, StopReason: reason, DiscardedInputs: st.discarded, sets: st.sets, arrivals: st.arrivals}
 	for _, l := range st.e.prog.Locations {
 		lr := &LocationResult{Label: l, Messages: st.messages[l]}

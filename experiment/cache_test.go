@@ -142,9 +142,9 @@ func TestKeyChanges(t *testing.T) {
 func TestKeyOptions(t *testing.T) {
 	r := Run{Name: "r", Join: "rel", Defines: map[string]string{"N": "2"}, MaxStructures: 5, Timeout: time.Minute}
 	c := r.Config(time.Hour)
-	c.Program, c.Inputs, c.Workers, c.MaxMemory, c.CPUProfile, c.Soft.Out = "p.tvp", []string{"i.tvs"}, 3, 1<<30, "cpu", "soft.tvp"
+	c.Program, c.Inputs, c.Workers, c.MaxMemory, c.CPUProfile, c.MemProfile, c.Soft.Out = "p.tvp", []string{"i.tvs"}, 3, 1<<30, "cpu", "mem", "soft.tvp"
 	k := KeyOptions(c)
-	if k.Program != "" || k.Inputs != nil || k.Workers != 0 || k.MaxMemory != 0 || k.Timeout != 0 || k.CPUProfile != "" || k.Soft.Out != "" {
+	if k.Program != "" || k.Inputs != nil || k.Workers != 0 || k.MaxMemory != 0 || k.Timeout != 0 || k.CPUProfile != "" || k.MemProfile != "" || k.Soft.Out != "" {
 		t.Errorf("left in: %+v", k)
 	}
 	if k.Join != "rel" || k.MaxStructures != 5 || !slices.Equal(k.Defines, []string{"N=2"}) || k.ActionOrder != c.ActionOrder {

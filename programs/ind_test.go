@@ -53,8 +53,8 @@ func TestSingleStructureJoin(t *testing.T) {
 			}
 			messages, breaches := 0, 0
 			for _, l := range res.Locations {
-				if len(l.Structures) != want[l.Label] {
-					t.Errorf("%s: %d structures, want %d", l.Label, len(l.Structures), want[l.Label])
+				if l.Structures.Len() != want[l.Label] {
+					t.Errorf("%s: %d structures, want %d", l.Label, l.Structures.Len(), want[l.Label])
 				}
 				for _, m := range l.Messages {
 					if strings.HasPrefix(m.Text, breachPrefix) {

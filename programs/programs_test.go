@@ -44,7 +44,7 @@ func checkCounts(t *testing.T, res *engine.Result, want map[string]int, messages
 	t.Helper()
 	got := map[string]int{}
 	for _, l := range res.Locations {
-		got[l.Label] = len(l.Structures)
+		got[l.Label] = l.Structures.Len()
 	}
 	for l, n := range want {
 		if got[l] != n {

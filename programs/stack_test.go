@@ -46,7 +46,7 @@ func checkVerified(t *testing.T, res *engine.Result, stored, unscheduled int) {
 		t.Errorf("%d structures stored, %d unscheduled; want %d and %d",
 			res.Stats.Stored, res.Stats.Unscheduled, stored, unscheduled)
 	}
-	if n := len(res.Location("error").Structures); n != 0 {
+	if n := res.Location("error").Structures.Len(); n != 0 {
 		t.Errorf("%d structures at error", n)
 	}
 }

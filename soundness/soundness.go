@@ -146,19 +146,23 @@ func Check(ctx context.Context, conc, abs *engine.Result, o Options) *Report {
 	o = o.withDefaults()
 	rep := &Report{}
 	var jobs []job
+	// Every structure is read many times: each location's are unpacked
+	// once.
 	absAt := make([][]*tvl.Structure, len(conc.Locations))
+	concAt := make([][]*tvl.Structure, len(conc.Locations))
 	for i, cl := range conc.Locations {
-		lr := LocationReport{Label: cl.Label, Concrete: len(cl.Structures)}
+		concAt[i] = cl.Structures.Slice()
+		lr := LocationReport{Label: cl.Label, Concrete: cl.Structures.Len()}
 		if al := abs.Location(cl.Label); al != nil {
-			absAt[i] = al.Structures
-			lr.Abstract = len(al.Structures)
+			absAt[i] = al.Structures.Slice()
+			lr.Abstract = al.Structures.Len()
 		}
 		rep.Locations = append(rep.Locations, lr)
-		for s := range cl.Structures {
+		for s := range concAt[i] {
 			jobs = append(jobs, job{i, s})
 		}
 	}
-	concrete := func(j job) *tvl.Structure { return conc.Locations[j.loc].Structures[j.slot] }
+	concrete := func(j job) *tvl.Structure { return concAt[j.loc][j.slot] }
 	outcomes, done := searchAll(ctx, len(jobs), o.Workers, func(i int) tvl.EmbedOutcome {
 		j := jobs[i]
 		return embedsSomewhere(existing(concrete(j), o.Active), absAt[j.loc], o.MaxSteps, o.Active)
@@ -349,7 +353,7 @@ func closest(c *tvl.Structure, loc *engine.LocationResult, k int) []Candidate {
 		return nil
 	}
 	var cs []Candidate
-	for i, a := range loc.Structures {
+	for i, a := range loc.Structures.All() {
 		f, ms := tvl.Closest(c, a, 200_000)
 		cs = append(cs, Candidate{Index: i, Structure: a, Map: f, Mismatches: ms})
 	}

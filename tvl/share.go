@@ -155,3 +155,21 @@ func (s *Structure) CopyPred(p *Pred, from *Structure) {
 		s.kary[p.Arity][p.Index] = t
 	}
 }
+
+// Footprint estimates the bytes s's tables take in memory, counting the
+// tables it shares with other structures (but not the tables of zeros)
+// as its own: what keeping it costs at most.
+func (s *Structure) Footprint() int {
+	n := 200 + len(s.nullary) + 8*len(s.unary) + 8*len(s.binary)
+	for _, t := range s.binary {
+		if t.owner != sharedZeros {
+			n += 64 + 16*len(t.val)
+		}
+	}
+	for k := 3; k < len(s.kary); k++ {
+		for _, t := range s.kary[k] {
+			n += 64 + 48*len(t.vals)
+		}
+	}
+	return n
+}

@@ -232,8 +232,8 @@ func tinyRun(t *testing.T) (*model.Program, *engine.Result) {
 		},
 	}
 	res := &engine.Result{Locations: []*engine.LocationResult{
-		{Label: "start", Structures: []*tvl.Structure{s}},
-		{Label: "loop", Structures: []*tvl.Structure{s, s}, Messages: []engine.Message{{Location: "loop", Text: "oops"}}},
+		{Label: "start", Structures: engine.StructuresOf(s)},
+		{Label: "loop", Structures: engine.StructuresOf(s, s), Messages: []engine.Message{{Location: "loop", Text: "oops"}}},
 		{Label: "dead end"},
 	}}
 	return prog, res

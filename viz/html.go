@@ -101,9 +101,7 @@ func (v *Views) WriteHTML(w io.Writer, info Info) error {
 	d.Stats = append(d.Stats, info.Stats...)
 	for i, lr := range res.Locations {
 		row := locationRow{View: v.Locations[i]}
-		for _, s := range lr.Structures {
-			row.MaxIndividuals = max(row.MaxIndividuals, s.Size())
-		}
+		row.MaxIndividuals = lr.Structures.MaxSize()
 		d.Locations = append(d.Locations, row)
 	}
 	var buf bytes.Buffer

@@ -10,7 +10,6 @@ import (
 
 	"github.com/tvla-go/tvla/engine"
 	"github.com/tvla-go/tvla/model"
-	"github.com/tvla-go/tvla/tvl"
 )
 
 var (
@@ -91,8 +90,8 @@ func TestHTMLReport(t *testing.T) {
 		if sections[i][1] != v.Locations[i].Anchor {
 			t.Errorf("section %d is %s, want %s", i, sections[i][1], v.Locations[i].Anchor)
 		}
-		if got := strings.Count(sections[i][2], "<svg"); got != len(lr.Structures) {
-			t.Errorf("%s: %d pictures, want %d", lr.Label, got, len(lr.Structures))
+		if got := strings.Count(sections[i][2], "<svg"); got != lr.Structures.Len() {
+			t.Errorf("%s: %d pictures, want %d", lr.Label, got, lr.Structures.Len())
 		}
 	}
 
@@ -253,7 +252,7 @@ func TestHTMLFoldsThreadPredicates(t *testing.T) {
 	s, voc := manyThreadPreds(t)
 	s.Freeze()
 	prog := &model.Program{File: "threads.tvp", Vocabulary: voc, Locations: []string{"L2"}}
-	res := &engine.Result{Locations: []*engine.LocationResult{{Label: "L2", Structures: []*tvl.Structure{s}}}}
+	res := &engine.Result{Locations: []*engine.LocationResult{{Label: "L2", Structures: engine.StructuresOf(s)}}}
 	v, err := Render(context.Background(), prog, res, nil)
 	if err != nil {
 		t.Fatal(err)

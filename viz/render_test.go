@@ -134,7 +134,7 @@ func TestWrittenDOTAcceptedByGraphviz(t *testing.T) {
 			graphs := bytes.Count(buf.Bytes(), []byte("digraph "))
 			want := 1
 			for _, l := range res.Locations {
-				want += len(l.Structures) + len(l.Messages)
+				want += l.Structures.Len() + len(l.Messages)
 			}
 			if graphs != want {
 				t.Errorf("%d graphs written, want %d (CFG, structures, messages)", graphs, want)

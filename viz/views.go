@@ -96,9 +96,9 @@ func Build(prog *model.Program, res *engine.Result) *Views {
 	for _, lr := range res.Locations {
 		lv := &LocationView{Label: lr.Label, Anchor: anchors.take("loc-" + safeName(lr.Label))}
 		v.Locations = append(v.Locations, lv)
-		width := len(fmt.Sprint(len(lr.Structures)))
-		for i, s := range lr.Structures {
-			c := Caption{Location: lr.Label, Detail: fmt.Sprintf("structure %d of %d", i+1, len(lr.Structures))}
+		width := len(fmt.Sprint(lr.Structures.Len()))
+		for i, s := range lr.Structures.All() {
+			c := Caption{Location: lr.Label, Detail: fmt.Sprintf("structure %d of %d", i+1, lr.Structures.Len())}
 			name := names.take(fmt.Sprintf("%s-%0*d", safeName(lr.Label), width, i+1))
 			lv.Structures = append(lv.Structures, structurePicture(name, c, s, voc))
 		}
@@ -351,8 +351,8 @@ func WriteDOT(w io.Writer, prog *model.Program, res *engine.Result) error {
 		if len(keep) > 0 && !keep[lr.Label] {
 			continue
 		}
-		for i, s := range lr.Structures {
-			c := Caption{Location: lr.Label, Detail: fmt.Sprintf("structure %d of %d", i+1, len(lr.Structures))}
+		for i, s := range lr.Structures.All() {
+			c := Caption{Location: lr.Label, Detail: fmt.Sprintf("structure %d of %d", i+1, lr.Structures.Len())}
 			g := StructureGraph(s, prog.Vocabulary, c)
 			name_(g, names.take(fmt.Sprintf("%s-%d", safeName(lr.Label), i+1)))
 			buf.WriteByte('\n')

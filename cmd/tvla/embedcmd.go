@@ -249,7 +249,7 @@ func printEmbedFailures(w io.Writer, rep *soundness.Report, abs *driver.Result) 
 			what = "was not decided (search budget) against the"
 		}
 		fmt.Fprintf(w, "\nFAILURE %d of %d: at %s, concrete structure %d %s %d abstract structures there\n",
-			i+1, len(rep.Failures), f.Location, f.Index+1, what, len(abs.Location(f.Location).Structures))
+			i+1, len(rep.Failures), f.Location, f.Index+1, what, abs.Location(f.Location).Structures.Len())
 		printConcreteTrace(w, f.Trace, false)
 		fmt.Fprintln(w, "  concrete structure:")
 		fmt.Fprint(w, indentTVS(f.Concrete, "    "))

@@ -13,11 +13,7 @@ func printTable(w io.Writer, res *driver.Result, constraints int) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "location\tstructures\tmax individuals\tmessages\t")
 	for _, l := range res.Locations {
-		maxN := 0
-		for _, s := range l.Structures {
-			maxN = max(maxN, s.Size())
-		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t\n", l.Label, len(l.Structures), maxN, len(l.Messages))
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t\n", l.Label, l.Structures.Len(), l.Structures.MaxSize(), len(l.Messages))
 	}
 	tw.Flush()
 	st := res.Stats
@@ -63,7 +59,7 @@ func printTable(w io.Writer, res *driver.Result, constraints int) {
 func explored(res *driver.Result) string {
 	reached := 0
 	for _, l := range res.Locations {
-		if len(l.Structures) > 0 {
+		if l.Structures.Len() > 0 {
 			reached++
 		}
 	}

@@ -142,6 +142,8 @@ func addRunFlags(f *pflag.FlagSet, o *runOptions) {
 	addConcreteFlags(f, &c.Concrete, 0)
 	f.StringVar(&c.CPUProfile, "cpuprofile", "", "write a CPU profile of the analysis to `FILE` (for developers)")
 	f.MarkHidden("cpuprofile")
+	f.StringVar(&c.MemProfile, "memprofile", "", "after the analysis, write a heap profile of what its result keeps live to `FILE` (for developers)")
+	f.MarkHidden("memprofile")
 }
 
 func runAnalysis(cmd *cobra.Command, o *runOptions, args []string) error {

@@ -1,0 +1,23 @@
+package tvl
+
+import "testing"
+
+// Bits past the universe in a row's last word mean nothing: packing
+// leaves them out.
+func TestPackIgnoresBitsPastTheUniverse(t *testing.T) {
+	voc := NewVocabulary()
+	x, n := voc.MustAdd("x", 1), voc.MustAdd("n", 2)
+	clean := NewSized(voc, 3, n)
+	clean.Set(x, 2, 1)
+	clean.Set(n, 1, 0, 2)
+	dirty := clean.Clone()
+	dirty.writableUnary()
+	dirty.unaryVal(x.Index)[0] |= 1 << 40
+	dirty.unaryHalf(x.Index)[0] |= 1 << 3
+	b := dirty.own(dirty.binary[n.Index])
+	dirty.binaryTables()[n.Index] = b
+	b.val[1] |= 1 << 5
+	if dirty.Pack() != clean.Pack() {
+		t.Fatal("bits past the universe changed the packing")
+	}
+}
