@@ -87,7 +87,10 @@ func TestDeepNestingLoadsInLinearTime(t *testing.T) {
 					if n := res.Location("L2").Structures.Len(); n != 1 {
 						t.Errorf("%d structures at L2, want 1", n)
 					}
-					if d := time.Since(start); d > 5*time.Second {
+					// The visit count above is the linearity check; the clock
+					// only catches a hang (the cubic algorithm took minutes),
+					// with room for the race detector on a loaded machine.
+					if d := time.Since(start); d > 60*time.Second {
 						t.Errorf("took %v", d)
 					}
 					t.Logf("%d visits, %v", visits, time.Since(start))
