@@ -294,23 +294,21 @@ func (p Packed) Unpack(voc *Vocabulary) *Structure {
 	// to size the binary tables first.
 	values := d.take(unaryLen(modes, bytesFor(n)))
 	binaryBits := d.take(bytesFor(nb))
-	var needBuf [64]bool
-	needB := needBuf[:0]
-	if nb > len(needBuf) {
-		needB = make([]bool, 0, nb)
+	var noneBuf [64]bool
+	none := noneBuf[:0]
+	if nb > len(noneBuf) {
+		none = make([]bool, 0, nb)
 	}
-	needB = needB[:nb]
-	for i := range needB {
-		needB[i] = binaryBits[i>>3]>>(uint(i)&7)&1 != 0
-	}
-	s := newSparse(voc, n, needB)
+	// Every binary table starts as the table of zeros; those not 0 are
+	// shared (intern.go) or made below.
+	s := newSparse(voc, n, none[:nb])
 	for i := range s.nullary {
 		s.nullary[i] = Kleene(nullary[i>>2] >> (2 * (uint(i) & 3)) & 3)
 	}
 	s.unpackUnary(modes, values)
-	for i, t := range s.binary {
-		if needB[i] {
-			s.unpackBinary(&d, t)
+	for i := range s.binary {
+		if binaryBits[i>>3]>>(uint(i)&7)&1 != 0 {
+			s.binary[i] = s.unpackTable(&d)
 		}
 	}
 	for k := 3; k < len(s.kary); k++ {
@@ -437,6 +435,27 @@ func readPlane(ws []uint64, bs string) {
 		ws[j] = w
 		bs = bs[min(8, len(bs)):]
 	}
+}
+
+// unpackTable returns the table of a binary predicate not 0 whose
+// tuples d reads: the one shared by the structures unpacked with the
+// same tuples, or a new one.
+func (s *Structure) unpackTable(d *decoder) *table {
+	start := d.b
+	c := int(d.uvarint())
+	for range c {
+		d.uvarint()
+	}
+	tuples := start[:len(start)-len(d.b)]
+	if t := internedTable(s.n, tuples); t != nil {
+		return t
+	}
+	m := s.n * s.stride
+	words := make([]uint64, 2*m)
+	t := &table{val: words[:m:m], half: words[m:], owner: sharedTables}
+	s.unpackBinary(&decoder{b: tuples}, t)
+	internTable(s.n, tuples, t)
+	return t
 }
 
 // unpackBinary reads a present binary predicate's tuples into t.

@@ -21,3 +21,16 @@ func TestPackIgnoresBitsPastTheUniverse(t *testing.T) {
 		t.Fatal("bits past the universe changed the packing")
 	}
 }
+
+// Two unpackings of the same tuples share the table, which no one owns.
+func TestUnpackedTablesAreShared(t *testing.T) {
+	voc := NewVocabulary()
+	n := voc.MustAdd("n", 2)
+	s := NewSized(voc, 70, n)
+	s.Set(n, 1, 3, 69)
+	p := s.Pack()
+	a, b := p.Unpack(voc), p.Unpack(voc)
+	if a.binary[n.Index] != b.binary[n.Index] || a.binary[n.Index].owner != sharedTables {
+		t.Fatal("the binary table is not shared")
+	}
+}

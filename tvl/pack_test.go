@@ -187,3 +187,23 @@ func equalCopies(r *rand.Rand, voc *tvl.Vocabulary, s *tvl.Structure) []*tvl.Str
 	}
 	return []*tvl.Structure{c, s.Project(keep), tvl.Merge(s, classes, n), s.Pack().Unpack(voc)}
 }
+
+// Structures unpacked from equal tuples share their binary tables, and
+// a structure that writes a shared table writes its own copy.
+func TestUnpackSharesBinaryTables(t *testing.T) {
+	voc := tvl.NewVocabulary()
+	n := voc.MustAdd("n", 2)
+	s := tvl.NewSized(voc, 3, n)
+	s.Set(n, logic.True, 0, 1)
+	s.Set(n, logic.Unknown, 1, 2)
+	p := s.Pack()
+	a, b := p.Unpack(voc), p.Unpack(voc)
+	c := b.Clone()
+	c.Set(n, logic.False, 0, 1)
+	if a.Get(n, 0, 1) != logic.True || b.Get(n, 0, 1) != logic.True || c.Get(n, 0, 1) != logic.False {
+		t.Fatal("writing a clone of an unpacked structure changed the others")
+	}
+	if a.Footprint() >= s.Footprint() {
+		t.Errorf("an unpacked structure counts its shared table: %d bytes against %d", a.Footprint(), s.Footprint())
+	}
+}

@@ -15,10 +15,10 @@ import (
 // frozen structure's token).
 type owner uint64
 
-// owners hands out tokens; 1 is sharedZeros'.
+// owners hands out tokens; 1 is sharedZeros', 2 sharedTables'.
 var owners atomic.Uint64
 
-func init() { owners.Store(1) }
+func init() { owners.Store(2) }
 
 // newOwner returns a token no structure has had.
 func newOwner() owner { return owner(owners.Add(1)) }
@@ -157,12 +157,13 @@ func (s *Structure) CopyPred(p *Pred, from *Structure) {
 }
 
 // Footprint estimates the bytes s's tables take in memory, counting the
-// tables it shares with other structures (but not the tables of zeros)
-// as its own: what keeping it costs at most.
+// tables it shares with its clones as its own, but not the tables of
+// zeros nor those Unpack shares (intern.go bounds them): what keeping it
+// costs at most.
 func (s *Structure) Footprint() int {
 	n := 200 + len(s.nullary) + 8*len(s.unary) + 8*len(s.binary)
 	for _, t := range s.binary {
-		if t.owner != sharedZeros {
+		if t.owner != sharedZeros && t.owner != sharedTables {
 			n += 64 + 16*len(t.val)
 		}
 	}
