@@ -200,11 +200,87 @@ func (c *actionCompiler) messages() error {
 		return out, nil
 	}
 	var err error
-	if c.a.preMsgs, err = compile(c.a.src.PreMessages); err != nil {
+	if c.a.preMsgs, err = compile(append(c.a.src.PreMessages[:len(c.a.src.PreMessages):len(c.a.src.PreMessages)], closedCycleMessages(c.voc, c.a.src)...)); err != nil {
 		return err
 	}
 	c.a.postMsgs, err = compile(c.a.src.PostMessages)
 	return err
+}
+
+// closedCycleMessages returns, for each update of an acyclic binary
+// predicate p, the message TVLA 3 raises when the update may add an edge
+// (a1, a2) while a2 already reaches a1: "Closed cycle for acyclic
+// predicate p". It is checked on the structure before the update, whatever
+// Coerce makes of the result (under action orders without Coerce such a
+// cycle otherwise passes silently).
+//
+// Whether a2 reaches a1 is read from an instrumentation predicate defined
+// as p's reflexive transitive closure where there is one (as TVLA does: on
+// a structure whose t[n] says 1/2 where n* says 0 it raises the message),
+// else from p* itself.
+func closedCycleMessages(voc *predicates.Vocabulary, a *model.Action) []model.Message {
+	var out []model.Message
+	for _, u := range a.Updates {
+		p := u.Pred
+		if !p.Props.Acyclic || p.Arity != 2 || len(u.Args) != 2 {
+			continue
+		}
+		from, to := u.Args[0], u.Args[1]
+		var reaches logic.Formula = &logic.Closure{Pred: p.Name, From: to, To: from, Reflexive: true}
+		if tc := reflexiveClosureOf(voc, p.Name); tc != nil {
+			reaches = logic.NewAtom(tc.Name, to, from)
+		}
+		added := logic.NewAnd(withoutOldEdge(u.Formula, p.Name, from, to), reaches)
+		out = append(out, model.Message{
+			Formula: logic.NewExists(added, from, to),
+			Text:    "Closed cycle for acyclic predicate " + p.Name,
+			Origin:  u.Origin,
+		})
+	}
+	return out
+}
+
+// reflexiveClosureOf returns the first declared instrumentation predicate
+// defined as pred*(v1, v2) over its own two parameters, or nil.
+func reflexiveClosureOf(voc *predicates.Vocabulary, pred string) *predicates.Predicate {
+	for _, q := range voc.Declared() {
+		c, ok := q.Def.(*logic.Closure)
+		if ok && q.Kind == predicates.Instrumentation && len(q.Params) == 2 && c.Pred == pred &&
+			c.Reflexive && c.From == q.Params[0] && c.To == q.Params[1] {
+			return q
+		}
+	}
+	return nil
+}
+
+// withoutOldEdge is f with the atom pred(from, to) read as 0: what an
+// update f of pred(from, to) makes true whatever the old edge (for
+// "p(v1, v2) | x(v1) & y(v2)" that is "x(v1) & y(v2)"; for a removal,
+// nothing). Below a quantifier that binds from or to, the atom is another
+// tuple and stays.
+func withoutOldEdge(f logic.Formula, pred string, from, to logic.Var) logic.Formula {
+	rec := func(g logic.Formula) logic.Formula { return withoutOldEdge(g, pred, from, to) }
+	switch g := f.(type) {
+	case *logic.Atom:
+		if g.Pred == pred && len(g.Args) == 2 && g.Args[0] == from && g.Args[1] == to {
+			return logic.False0
+		}
+		return g
+	case *logic.Not:
+		return &logic.Not{Sub: rec(g.Sub)}
+	case *logic.Binary:
+		return &logic.Binary{Op: g.Op, Left: rec(g.Left), Right: rec(g.Right)}
+	case *logic.If:
+		return &logic.If{Cond: rec(g.Cond), Then: rec(g.Then), Else: rec(g.Else)}
+	case *logic.Quant:
+		for _, v := range g.Vars {
+			if v == from || v == to {
+				return g
+			}
+		}
+		return &logic.Quant{Kind: g.Kind, Vars: g.Vars, Body: rec(g.Body)}
+	}
+	return f // constants, equalities, closures and TC: other tuples
 }
 
 // creators compiles the %new, %clone and %retain formulas: read per

@@ -2,6 +2,7 @@ package tvp
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -119,10 +120,19 @@ func (p *Properties) honour(k, v string) error {
 		if err != nil {
 			return bad("an integer")
 		}
-		n = max(n, 0) // TVLA writes -1 for no limit
 		if k == "tvla.engine.maxStructures" {
+			n = max(n, 0) // TVLA writes -1 for no limit
 			p.MaxStructures = &n
 		} else {
+			// TVLA stops once the count of messages exceeds N (N+1
+			// messages; 31 structures and 2 messages on
+			// search_nullderef with N = 1), where --max-messages N stops
+			// at exactly N. A properties file means TVLA's reading.
+			if n < 0 {
+				n = 0 // no limit
+			} else if n < math.MaxInt {
+				n++
+			}
 			p.MaxMessages = &n
 		}
 	case "tvla.engine.breakIfCoerceAfterUpdateFailed", "tvla.differencing.difference":

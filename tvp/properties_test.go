@@ -34,8 +34,8 @@ func TestReadProperties(t *testing.T) {
 	if p.Join == nil || *p.Join != "rel" || p.ActionOrder == nil || *p.ActionOrder != "fpucb" {
 		t.Errorf("join %v, action order %v", p.Join, p.ActionOrder)
 	}
-	if p.MaxStructures == nil || *p.MaxStructures != 0 || p.MaxMessages == nil || *p.MaxMessages != 7 {
-		t.Errorf("max structures %v (TVLA's -1 is no limit, 0), max messages %v", p.MaxStructures, p.MaxMessages)
+	if p.MaxStructures == nil || *p.MaxStructures != 0 || p.MaxMessages == nil || *p.MaxMessages != 8 {
+		t.Errorf("max structures %v (TVLA's -1 is no limit, 0), max messages %v (TVLA's 7 stops at the 8th)", p.MaxStructures, p.MaxMessages)
 	}
 	if p.Differencing == nil || *p.Differencing || p.BreakIfCoerceFails != nil {
 		t.Errorf("differencing %v, break %v", p.Differencing, p.BreakIfCoerceFails)

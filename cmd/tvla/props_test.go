@@ -61,6 +61,20 @@ func TestPropertiesHonouredAsTheReference(t *testing.T) {
 		// No Focus, no Coerce: fewer splits, other messages.
 		{"action order pub", "tvla.engine.actionOrder = pub\n", []string{sll("search_nullderef.tvp")}, 1,
 			map[string]int{"L1": 3, "L2": 6, "L5": 6, "L3": 6, "L4": 4, "exit": 3}, 4},
+		// An update that may close a cycle of an acyclic predicate
+		// raises TVLA's "Closed cycle" message, Coerce or not; whether
+		// the target reaches the source is read from t[n] = nxt* (on
+		// reverse, 4 of the 36 messages).
+		{"closed cycle", "", []string{filepath.Join("testdata", "props", "cycle.tvp"), filepath.Join("testdata", "props", "cycle.tvs")}, 1,
+			map[string]int{"L1": 1, "L2": 1, "L3": 1, "L4": 1}, 1},
+		{"closed cycle pub", "tvla.engine.actionOrder = pub\n", []string{sll("reverse.tvp")}, 1,
+			map[string]int{"L1": 3, "L2": 9, "L8": 7, "L3": 7, "L4": 7, "L5": 7, "L6": 7, "L7": 7, "L9": 7, "L10": 7, "exit": 7}, 36},
+		// tvla.engine.maxMessages = N stops once more than N messages
+		// are raised (--max-messages N stops at exactly N).
+		{"max messages 1", "tvla.engine.maxMessages = 1\n", []string{sll("search_nullderef.tvp")}, 1,
+			map[string]int{"L1": 3, "L2": 6, "L5": 6, "L3": 6, "L4": 7, "exit": 3}, 2},
+		{"max messages 2", "tvla.engine.maxMessages = 2\n", []string{sll("search_nullderef.tvp")}, 1,
+			map[string]int{"L1": 3, "L2": 9, "L5": 9, "L3": 9, "L4": 7, "exit": 3}, 3},
 		{"join rel", "tvla.joinType = rel\n", []string{sll("reverse.tvp")}, 0,
 			map[string]int{"L1": 3, "L2": 15, "L8": 5, "L3": 10, "L4": 8, "L5": 8, "L6": 12, "L7": 12, "L9": 4, "L10": 4, "exit": 4}, 0},
 	} {
