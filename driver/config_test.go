@@ -90,6 +90,7 @@ func TestApplyPropertiesPrecedence(t *testing.T) {
 		return path
 	}
 	write("p.properties", "tvla.joinType = rel\ntvla.engine.maxStructures = 30\ntvla.differencing.difference = false\ntvla.dot.rotate = true\n")
+	// maxMessages = 4 is TVLA's "stop once more than 4": 5 here.
 	props := write("x.properties", "tvla.joinType = ind\ntvla.engine.maxMessages = 4\ntvla.engine.breakIfCoerceAfterUpdateFailed = false\n")
 	c := Defaults(filepath.Join(dir, "p.tvp"))
 	c.Properties = props
@@ -97,7 +98,7 @@ func TestApplyPropertiesPrecedence(t *testing.T) {
 	if err := c.ApplyProperties(&warn); err != nil {
 		t.Fatal(err)
 	}
-	if c.Join != "ind" || c.MaxStructures != 30 || c.MaxMessages != 4 || c.Differencing || c.BreakIfCoerceFails {
+	if c.Join != "ind" || c.MaxStructures != 30 || c.MaxMessages != 5 || c.Differencing || c.BreakIfCoerceFails {
 		t.Errorf("join %s, max structures %d, max messages %d, differencing %v, break %v",
 			c.Join, c.MaxStructures, c.MaxMessages, c.Differencing, c.BreakIfCoerceFails)
 	}
@@ -110,7 +111,7 @@ func TestApplyPropertiesPrecedence(t *testing.T) {
 	if err := c.ApplyProperties(nil); err != nil {
 		t.Fatal(err)
 	}
-	if c.Join != "part" || c.MaxStructures != 0 || c.MaxMessages != 4 {
+	if c.Join != "part" || c.MaxStructures != 0 || c.MaxMessages != 5 {
 		t.Errorf("explicit settings overridden: join %s, max structures %d, max messages %d", c.Join, c.MaxStructures, c.MaxMessages)
 	}
 	bad := write("bad.properties", "tvla.joinType = best\n")
