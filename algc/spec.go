@@ -140,6 +140,7 @@ func (sp *specLib) removeSteps(b *builder, value alg.Expr, at, next *loc, pos al
 	st.focus = focus
 	st.flags = map[string]bool{"doneLP": true}
 	b.g.threadVarsRead(value, st.reads)
+	sp.witnessReads(b, st.reads)
 	st.updates = []update{
 		{"spec(v_1, v_2)", "spec(v_1, v_2) & !Head_S(v_2)"},
 		{"Head_S(v)", fmt.Sprintf("E(w) Head_S(w) & %s(w, v)", L)},
@@ -176,6 +177,75 @@ func (sp *specLib) emptySteps(b *builder, at, next *loc, pos alg.Pos) {
 		{done, fmt.Sprintf("linearisability: %s linearises as empty after linearising with a value %s", op.Name, sp.where(b, pos))},
 		{"!" + sp.empty(), fmt.Sprintf("linearisability: %s returns empty but the specification %s is not empty %s", op.Name, sp.name, sp.where(b, pos))},
 	}
+}
+
+// witnessReads adds to reads the operation's node variables that the
+// requested thread instruments tie to the value it returns: opval[x,d]
+// with d read, then succ pairs with a variable already tied,
+// transitively. The value check at the linearisation point relates
+// the value to the specification's list through these facts (d is x's
+// value, x's node the successor of y's, y's node related to the
+// specification's head), so the variables must not be cleared as dead
+// before it: a lock-based pop that last reads its node (lv = ss.val)
+// before moving the shared pointer (Top = ssnext @lp(lv)) would lose
+// the only fact that ties lv to the node the specification removes.
+func (sp *specLib) witnessReads(b *builder, reads map[string]bool) {
+	if sp.gen == nil {
+		return
+	}
+	mine := opVars(b.op)
+	for changed := true; changed; {
+		changed = false
+		for _, in := range sp.gen.list {
+			if !in.requested {
+				continue
+			}
+			fam, args := familyArgs(in.name)
+			var tied []string
+			switch fam {
+			case "opval":
+				if reads[in.dataVar] {
+					tied = args[:1]
+				}
+			case "succ":
+				if len(args) == 2 && (reads[args[0]] || reads[args[1]]) {
+					tied = args
+				}
+			}
+			for _, x := range tied {
+				if mine[x] && !reads[x] {
+					reads[x] = true
+					changed = true
+				}
+			}
+		}
+	}
+}
+
+// familyArgs splits "succ[x,y]" into "succ" and [x y].
+func familyArgs(name string) (string, []string) {
+	i := strings.Index(name, "[")
+	if i < 0 || !strings.HasSuffix(name, "]") {
+		return name, nil
+	}
+	return name[:i], strings.Split(name[i+1:len(name)-1], ",")
+}
+
+// opVars are the thread-local variables an operation assigns or takes
+// as parameters.
+func opVars(op *alg.OpDecl) map[string]bool {
+	out := map[string]bool{}
+	for _, p := range op.Params {
+		out[p.Name] = true
+	}
+	walkStmts(op.Body, func(st alg.Stmt) {
+		if a, ok := st.(*alg.AssignStmt); ok {
+			if n, ok := a.LHS.(*alg.Name); ok {
+				out[n.Name] = true
+			}
+		}
+	})
+	return out
 }
 
 // initStep makes the specification's initial state where it has one (a
