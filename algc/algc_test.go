@@ -120,3 +120,18 @@ func FuzzCompile(f *testing.F) {
 		}
 	})
 }
+
+// A value linearisation point keeps alive the variables that tie its
+// value to the list: in lockstack.alg ss is last read by lv = ss.val,
+// before Top = ssnext @lp(lv), and is cleared only after the point.
+func TestLPKeepsWitnesses(t *testing.T) {
+	out := compileFile(t, "../programs/stack/lockstack.alg")
+	read := action(out.TVP, "pop, line 39: lv = ss.val")
+	if read == "" || strings.Contains(read, "ss(v_1, v_2) = ss(v_1, v_2) & !tr_scheduled(v_1)") {
+		t.Errorf("lv = ss.val clears ss before the linearisation point:\n%s", read)
+	}
+	after := action(out.TVP, "pop, line 40: linearisation point: the specification's pop() returns lv")
+	if !strings.Contains(after, "ss(v_1, v_2) = ss(v_1, v_2) & !tr_scheduled(v_1)") {
+		t.Errorf("the linearisation point does not clear ss, dead after it:\n%s", after)
+	}
+}
