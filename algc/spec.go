@@ -179,70 +179,71 @@ func (sp *specLib) emptySteps(b *builder, at, next *loc, pos alg.Pos) {
 	}
 }
 
-// witnessReads adds to reads the operation's node variables that the
-// requested thread instruments tie to the value it returns: opval[x,d]
-// with d read, then succ pairs with a variable already tied,
-// transitively. The value check at the linearisation point relates
-// the value to the specification's list through these facts (d is x's
-// value, x's node the successor of y's, y's node related to the
-// specification's head), so the variables must not be cleared as dead
-// before it: a lock-based pop that last reads its node (lv = ss.val)
-// before moving the shared pointer (Top = ssnext @lp(lv)) would lose
-// the only fact that ties lv to the node the specification removes.
+// witnessReads adds to reads the operation's variables its value was
+// loaded through, where the generator records the load as a fact: d =
+// x.val with opval[x,d] requested ties x, x = p.next with succ[p,x]
+// requested ties p, transitively. The value check at the linearisation
+// point relates the value to the specification's list through these
+// facts (d is x's value, x's node the successor of p's, p's node related
+// to the specification's head), so the variables must not be cleared as
+// dead before it: a lock-based pop that last reads its node (lv =
+// ss.val) before moving the shared pointer (Top = ssnext @lp(lv)) would
+// lose the only fact that ties lv to the node the specification removes.
 func (sp *specLib) witnessReads(b *builder, reads map[string]bool) {
 	if sp.gen == nil {
 		return
 	}
-	mine := opVars(b.op)
+	loads := opLoads(b.op, sp.s)
 	for changed := true; changed; {
 		changed = false
-		for _, in := range sp.gen.list {
-			if !in.requested {
+		for _, ld := range loads {
+			if !reads[ld.dst] || reads[ld.base] {
 				continue
 			}
-			fam, args := familyArgs(in.name)
-			var tied []string
-			switch fam {
-			case "opval":
-				if reads[in.dataVar] {
-					tied = args[:1]
-				}
-			case "succ":
-				if len(args) == 2 && (reads[args[0]] || reads[args[1]]) {
-					tied = args
-				}
+			var fact string
+			switch ld.field {
+			case sp.s.value:
+				fact = sp.opvalOf(ld.base, ld.dst)
+			case sp.s.link:
+				fact = "succ[" + ld.base + "," + ld.dst + "]"
 			}
-			for _, x := range tied {
-				if mine[x] && !reads[x] {
-					reads[x] = true
-					changed = true
-				}
+			if fact != "" && sp.gen.has(fact) {
+				reads[ld.base] = true
+				changed = true
 			}
 		}
 	}
 }
 
-// familyArgs splits "succ[x,y]" into "succ" and [x y].
-func familyArgs(name string) (string, []string) {
-	i := strings.Index(name, "[")
-	if i < 0 || !strings.HasSuffix(name, "]") {
-		return name, nil
+// opvalOf is the name of the requested opval instrument of node variable
+// x and data variable d, or "".
+func (sp *specLib) opvalOf(x, d string) string {
+	for _, in := range sp.gen.list {
+		if in.dataVar == d && (in.name == "opval["+x+"]" || in.name == "opval["+x+","+d+"]") {
+			return in.name
+		}
 	}
-	return name[:i], strings.Split(name[i+1:len(name)-1], ",")
+	return ""
 }
 
-// opVars are the thread-local variables an operation assigns or takes
-// as parameters.
-func opVars(op *alg.OpDecl) map[string]bool {
-	out := map[string]bool{}
-	for _, p := range op.Params {
-		out[p.Name] = true
-	}
+// load is an assignment dst = base.field between thread-local variables.
+type load struct{ dst, base, field string }
+
+// opLoads lists an operation's loads.
+func opLoads(op *alg.OpDecl, s *symbols) []load {
+	var out []load
 	walkStmts(op.Body, func(st alg.Stmt) {
-		if a, ok := st.(*alg.AssignStmt); ok {
-			if n, ok := a.LHS.(*alg.Name); ok {
-				out[n.Name] = true
-			}
+		a, ok := st.(*alg.AssignStmt)
+		if !ok {
+			return
+		}
+		dst, ok1 := a.LHS.(*alg.Name)
+		f, ok2 := a.RHS.(*alg.Field)
+		if !ok1 || !ok2 {
+			return
+		}
+		if base, ok := f.X.(*alg.Name); ok && s.isThread(dst.Name) && s.isThread(base.Name) {
+			out = append(out, load{dst.Name, base.Name, f.Name})
 		}
 	})
 	return out
