@@ -120,3 +120,42 @@ func FuzzCompile(f *testing.F) {
 		}
 	})
 }
+
+// A value linearisation point keeps alive the variables that tie its
+// value to the list: in lockstack.alg ss is last read by lv = ss.val,
+// before Top = ssnext @lp(lv), and is cleared only after the point.
+func TestLPKeepsWitnesses(t *testing.T) {
+	out := compileFile(t, "../programs/stack/lockstack.alg")
+	read := action(out.TVP, "pop, line 39: lv = ss.val")
+	if read == "" || strings.Contains(read, "ss(v_1, v_2) = ss(v_1, v_2) & !tr_scheduled(v_1)") {
+		t.Errorf("lv = ss.val clears ss before the linearisation point:\n%s", read)
+	}
+	after := action(out.TVP, "pop, line 40: linearisation point: the specification's pop() returns lv")
+	if !strings.Contains(after, "ss(v_1, v_2) = ss(v_1, v_2) & !tr_scheduled(v_1)") {
+		t.Errorf("the linearisation point does not clear ss, dead after it:\n%s", after)
+	}
+}
+
+// same[x,X] with X a shared pointer: x points where X does, with the
+// rules that give each side from the other.
+func TestSameSharedPointer(t *testing.T) {
+	out := compileFile(t, "../programs/queue/twolock.alg")
+	for _, want := range []string{
+		"%i same[sshead,Head](v) = E(u) sshead(v, u) & Head(u) THREAD_PRED",
+		"%r same[sshead,Head](v_1) & Head(v_2) ==> sshead(v_1, v_2)",
+		"%r same[sshead,Head](v_1) & sshead(v_1, v_2) ==> Head(v_2)",
+		"%r same[sshead,Head](v) ==> has[sshead](v)",
+	} {
+		if !strings.Contains(out.TVP, want) {
+			t.Errorf("model lacks %q", want)
+		}
+	}
+	src, err := os.ReadFile("../programs/queue/twolock.alg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := strings.Replace(string(src), "same[sshead,Head]", "same[Head,sshead]", 1)
+	if _, err := Compile("twolock.alg", []byte(bad)); err == nil || !strings.Contains(err.Error(), "same[Head,sshead]: Head is not a thread-local node variable") {
+		t.Errorf("same[Head,sshead]: error %v", err)
+	}
+}

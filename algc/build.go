@@ -80,6 +80,10 @@ type step struct {
 	// private says that node is still the thread's own (private.go).
 	storeBase string
 	private   bool
+	// lockOf is the lock a lock or unlock statement names (its source
+	// text); unlock says which of the two it is (locks.go).
+	lockOf string
+	unlock bool
 }
 
 // ptrChange is a write to a shared node pointer (shared != "") or to the

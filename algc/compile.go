@@ -180,6 +180,7 @@ func (c *compiler) build(prog *alg.Program) {
 		b.compileOp(op)
 	}
 	c.prune()
+	c.checkLocks()
 	c.schedule()
 }
 

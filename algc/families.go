@@ -52,6 +52,16 @@ func (c *compiler) family(n *alg.PredName) (*instrument, string) {
 				fmt.Sprintf("%%r %s(v) ==> has[%s](v)", name, y),
 			}}, ""
 	case "same":
+		if len(args) == 2 && isNode(c.s.shared[args[1]]) && nodeVar(args[0]) == "" {
+			// same[x,X]: x points where the shared pointer X does.
+			x, X := args[0], args[1]
+			return &instrument{name: name, decl: fmt.Sprintf("%%i %s(v) = E(u) %s(v, u) & %s(u)%s", name, x, X, threadPred),
+				rules: []string{
+					fmt.Sprintf("%%r %s(v_1) & %s(v_2) ==> %s(v_1, v_2)", name, X, x),
+					fmt.Sprintf("%%r %s(v_1) & %s(v_1, v_2) ==> %s(v_2)", name, x, X),
+					fmt.Sprintf("%%r %s(v) ==> has[%s](v)", name, x),
+				}}, ""
+		}
 		if e := need(2); e != "" {
 			return nil, e
 		}

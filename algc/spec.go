@@ -140,6 +140,7 @@ func (sp *specLib) removeSteps(b *builder, value alg.Expr, at, next *loc, pos al
 	st.focus = focus
 	st.flags = map[string]bool{"doneLP": true}
 	b.g.threadVarsRead(value, st.reads)
+	sp.witnessReads(b, st.reads)
 	st.updates = []update{
 		{"spec(v_1, v_2)", "spec(v_1, v_2) & !Head_S(v_2)"},
 		{"Head_S(v)", fmt.Sprintf("E(w) Head_S(w) & %s(w, v)", L)},
@@ -176,6 +177,76 @@ func (sp *specLib) emptySteps(b *builder, at, next *loc, pos alg.Pos) {
 		{done, fmt.Sprintf("linearisability: %s linearises as empty after linearising with a value %s", op.Name, sp.where(b, pos))},
 		{"!" + sp.empty(), fmt.Sprintf("linearisability: %s returns empty but the specification %s is not empty %s", op.Name, sp.name, sp.where(b, pos))},
 	}
+}
+
+// witnessReads adds to reads the operation's variables its value was
+// loaded through, where the generator records the load as a fact: d =
+// x.val with opval[x,d] requested ties x, x = p.next with succ[p,x]
+// requested ties p, transitively. The value check at the linearisation
+// point relates the value to the specification's list through these
+// facts (d is x's value, x's node the successor of p's, p's node related
+// to the specification's head), so the variables must not be cleared as
+// dead before it: a lock-based pop that last reads its node (lv =
+// ss.val) before moving the shared pointer (Top = ssnext @lp(lv)) would
+// lose the only fact that ties lv to the node the specification removes.
+func (sp *specLib) witnessReads(b *builder, reads map[string]bool) {
+	if sp.gen == nil {
+		return
+	}
+	loads := opLoads(b.op, sp.s)
+	for changed := true; changed; {
+		changed = false
+		for _, ld := range loads {
+			if !reads[ld.dst] || reads[ld.base] {
+				continue
+			}
+			var fact string
+			switch ld.field {
+			case sp.s.value:
+				fact = sp.opvalOf(ld.base, ld.dst)
+			case sp.s.link:
+				fact = "succ[" + ld.base + "," + ld.dst + "]"
+			}
+			if fact != "" && sp.gen.has(fact) {
+				reads[ld.base] = true
+				changed = true
+			}
+		}
+	}
+}
+
+// opvalOf is the name of the requested opval instrument of node variable
+// x and data variable d, or "".
+func (sp *specLib) opvalOf(x, d string) string {
+	for _, in := range sp.gen.list {
+		if in.dataVar == d && (in.name == "opval["+x+"]" || in.name == "opval["+x+","+d+"]") {
+			return in.name
+		}
+	}
+	return ""
+}
+
+// load is an assignment dst = base.field between thread-local variables.
+type load struct{ dst, base, field string }
+
+// opLoads lists an operation's loads.
+func opLoads(op *alg.OpDecl, s *symbols) []load {
+	var out []load
+	walkStmts(op.Body, func(st alg.Stmt) {
+		a, ok := st.(*alg.AssignStmt)
+		if !ok {
+			return
+		}
+		dst, ok1 := a.LHS.(*alg.Name)
+		f, ok2 := a.RHS.(*alg.Field)
+		if !ok1 || !ok2 {
+			return
+		}
+		if base, ok := f.X.(*alg.Name); ok && s.isThread(dst.Name) && s.isThread(base.Name) {
+			out = append(out, load{dst.Name, base.Name, f.Name})
+		}
+	})
+	return out
 }
 
 // initStep makes the specification's initial state where it has one (a

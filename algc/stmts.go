@@ -155,6 +155,7 @@ func (b *builder) lockStep(l *loc, st *alg.LockStmt, next *loc) {
 		verb = "unlock "
 	}
 	s := b.newStep(l, next, st.Pos, verb+source(st.X))
+	s.lockOf, s.unlock = source(st.X), st.Unlock
 	b.focusAndReads(s, st.X)
 	switch x := st.X.(type) {
 	case *alg.Name:

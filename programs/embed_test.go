@@ -47,6 +47,15 @@ var embedCases = []embedCase{
 	{program: "stack/treiber.alg", defines: []string{"THREADS=2"}, copies: 2, depth: 40, minConcrete: 2100},
 	{program: "queue/msqueue.alg", defines: []string{"THREADS=1"}, copies: 2, depth: 40, minConcrete: 180},
 	{program: "queue/dglm.alg", defines: []string{"THREADS=1"}, copies: 2, depth: 40, minConcrete: 170},
+	// Algorithms never modelled by hand, written only in the language:
+	// the two-lock queue, the kernel's lock-less list as a stack, a stack
+	// behind one lock.
+	{program: "queue/twolock.alg", defines: []string{"THREADS=1"}, copies: 2, depth: 40, minConcrete: 180},
+	{program: "queue/twolock.alg", defines: []string{"THREADS=2"}, copies: 2, depth: 40, minConcrete: 950},
+	{program: "stack/llist.alg", defines: []string{"THREADS=1"}, copies: 2, depth: 40, minConcrete: 340},
+	{program: "stack/llist.alg", defines: []string{"THREADS=2"}, copies: 2, depth: 40, minConcrete: 2250},
+	{program: "stack/lockstack.alg", defines: []string{"THREADS=1"}, copies: 2, depth: 40, minConcrete: 250},
+	{program: "stack/lockstack.alg", defines: []string{"THREADS=2"}, copies: 2, depth: 40, minConcrete: 1050},
 	// The team's list programs, lists of up to 4 nodes (two lists for
 	// append and merge), to the end of their concrete runs (create's
 	// grows without end and stops at the depth limit).
