@@ -285,36 +285,63 @@ func (c *compiler) updates(st *step) []update {
 			addU(update{x + "(v_1, v_2)", x + "(v_1, v_2) & !tr_scheduled(v_1)"})
 		}
 	}
-	for _, u := range c.knowledge(st) {
+	fields, ites := c.stepItes(st, cleared)
+	guarded := c.guardedUpdates(ites, st.private)
+	// Other threads' facts change only where the step overwrites a
+	// field (their own variables stay).
+	others := map[string]string{}
+	for _, u := range c.guardedUpdates(fields, st.private) {
+		others[u.lhs] = u.rhs
+	}
+	mine, nodes := c.knowledge(st)
+	for _, u := range mine {
+		// The update says what holds for the scheduled thread; the
+		// other threads' values change only where an overwrite reaches
+		// them (a shared field the step writes).
+		if g, ok := others[u.lhs]; ok {
+			u.rhs = fmt.Sprintf("(tr_scheduled(v) ? (%s) : %s)", u.rhs, g)
+		}
 		addU(u)
 	}
-	ites := map[string]*ite{}
-	for _, it := range st.ites {
-		ites[it.pred] = it
+	for _, u := range nodes {
+		addU(u)
 	}
-	for _, a := range st.assigns {
-		if !cleared[a.name] && !c.setOnly(st, a) {
-			ites[a.name] = c.assignIte(a)
-		}
+	for _, u := range c.reachUpdates(st.change) {
+		addU(u)
+	}
+	for _, u := range guarded {
+		addU(u)
+	}
+	return out
+}
+
+// stepItes are the overwrites of a step (guarded.go): fields are those
+// of fields and of has[f] after a store, all those and the scheduled
+// thread's variables.
+func (c *compiler) stepItes(st *step, cleared map[string]bool) (fields, all map[string]*ite) {
+	fields, all = map[string]*ite{}, map[string]*ite{}
+	for _, it := range st.ites {
+		fields[it.pred] = it
 	}
 	// A store's has[f] is an overwrite too (knowledge.go), read by
 	// tonull and noval.
 	for _, fs := range st.stores {
 		if h := "has[" + fs.field + "]"; c.gen.has(h) {
 			base, rhs := fs.base, fs.rhs
-			ites[h] = &ite{pred: h, arity: 1,
+			fields[h] = &ite{pred: h, arity: 1,
 				cond: func(x string) string { return sched(c.g.val(base, "ts", x)) },
 				val:  func(string, string) string { return sched(c.has(rhs, "ts")) }}
 		}
 	}
-
-	for _, u := range c.reachUpdates(st.change) {
-		addU(u)
+	for k, it := range fields {
+		all[k] = it
 	}
-	for _, u := range c.guardedUpdates(ites, st.private) {
-		addU(u)
+	for _, a := range st.assigns {
+		if !cleared[a.name] && !c.setOnly(st, a) {
+			all[a.name] = c.assignIte(a)
+		}
 	}
-	return out
+	return fields, all
 }
 
 // assignUpdate writes a thread-local variable: "only sets" when it was
