@@ -147,7 +147,9 @@ func (sp *specLib) removeSteps(b *builder, value alg.Expr, at, next *loc, pos al
 		// The node related to the old head loses what the relation gave it.
 		{"r_by[spec](v)", "r_by[spec](v) & !Head_S(v)"},
 		{"matching(v)", "matching(v) & !(E(w) spec(v, w) & Head_S(w))"},
-		{"commutes(v)", "commutes(v) & !(E(w) spec(v, w) & Head_S(w))"},
+		// So does a node whose successor's specification node is the old
+		// head (none while the lists agree; a faulty algorithm's may not).
+		{"commutes(v)", fmt.Sprintf("commutes(v) & !(E(w) spec(v, w) & Head_S(w)) & !(E(w, w_1) %s(v, w_1) & spec(w_1, w) & Head_S(w))", L)},
 		{"has_S[spec](v)", fmt.Sprintf("E(w, w_1) Head_S(w) & %s(w, w_1) & spec(v, w_1)", L)},
 	}
 	what := "top"
