@@ -115,6 +115,9 @@ func (c *compiler) emitCore(prog *alg.Program) {
 	for _, h := range c.spec.heads() {
 		w.text("%%p %s(v) unique pointer", h)
 	}
+	w.text("// gone_S(s): s is the node a removal takes off the specification's list,")
+	w.text("// marked for the step's %%retain to drop it (always 0 between steps).")
+	w.text("%%p gone_S(v)")
 	for _, t := range prog.Types {
 		for _, f := range t.Fields {
 			switch f.Kind.Name {
@@ -232,6 +235,9 @@ func (c *compiler) emitStep(st *step) {
 			w.line(p, "#endif")
 		}
 		w.line(p, "  }")
+	}
+	if st.retain != "" {
+		w.line(p, "  %%retain %s", st.retain)
 	}
 	w.line(p, "}")
 }
