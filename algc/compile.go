@@ -155,7 +155,7 @@ func (c *compiler) build(prog *alg.Program) {
 	b.idle = b.namedLoc("idle", prog.Pos)
 	b.idle.sched = true
 	b.yield = &loc{name: "yield"}
-	b.names["yield"], b.names["ready"], b.names["error"], b.names["init"] = true, true, true, true
+	b.names["yield"], b.names["ready"], b.names["error"], b.names["init"], b.names["init_end"] = true, true, true, true, true
 	b.inInit, b.prefix = true, "init"
 	next := b.yield
 	initAlloc := ""

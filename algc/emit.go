@@ -381,6 +381,15 @@ func (c *compiler) emitCFG() {
 	if c.initEntry != nil {
 		w.text("// init runs first, taken by some thread, as one atomic step.")
 		w.text("init schedule(idle) %s", c.initEntry.name)
+		// init ends at a location of its own, not at yield: the
+		// worklist ranks locations by a depth-first search from the
+		// first, and this search must reach ready before yield, as in
+		// the hand models (whose input is at ready), so that a step's
+		// structures wait at yield until the other threads' pending
+		// steps have run. Reached first, yield made the exploration
+		// follow one operation's loop and starve the others
+		// (enq-tail-first.alg never reached a dequeue).
+		w.text("init_end unschedule() ready")
 	}
 	w.text("// The scheduler: a thread at a scheduling point runs until its next one.")
 	for _, l := range b.locs {
@@ -406,6 +415,8 @@ func (c *compiler) target(st *step) string {
 	switch {
 	case st.to == nil:
 		return "error"
+	case st.to == c.b.yield && !st.from.thread:
+		return "init_end"
 	case st.to == c.b.yield:
 		return "yield"
 	case st.to.thread && st.to.sched:
