@@ -159,3 +159,23 @@ func TestSameSharedPointer(t *testing.T) {
 		t.Errorf("same[Head,sshead]: error %v", err)
 	}
 }
+
+// A step that clears the thread's variable x and overwrites a field
+// clears what needed x for the scheduled thread only: another thread
+// whose facts read the field gets them re-evaluated over the overwrite
+// (deq-reset-next.alg's sshead.next = null left another thread's
+// succ[sshead,ssnext] at 1, a breach of its rule).
+func TestClearedAndOverwritten(t *testing.T) {
+	out := compileFile(t, "../programs/queue/bugs/deq-reset-next.alg")
+	st := action(out.TVP, "dequeue, line 83: sshead.next = null")
+	want := "succ[sshead,ssnext](v) = (tr_scheduled(v) ? (succ[sshead,ssnext](v) & !tr_scheduled(v)) : (((E(u_1, u_2) sshead(v, u_1) & ssnext(v, u_2) & (E(ts) tr_scheduled(ts) & sshead(ts, u_1))))"
+	if !strings.Contains(st, want) {
+		t.Errorf("other threads' succ[sshead,ssnext] is not re-evaluated over the store:\n%s", st)
+	}
+	// Where the step overwrites no field, other threads keep their
+	// values as they are (the update's shape tells finite differencing).
+	fail := action(compileFile(t, "../programs/stack/treiber.alg").TVP, "pop, line 51: cas(Head, ss, ssnext) fails")
+	if !strings.Contains(fail, "opval[ss](v) = opval[ss](v) & !tr_scheduled(v)") {
+		t.Errorf("a failing cas's cleared opval[ss] is not the plain form:\n%s", fail)
+	}
+}

@@ -53,9 +53,11 @@ type step struct {
 	focus       []string
 	news        bool
 	updates     []update
-	msgs        []message
-	reads       map[string]bool
-	writes      map[string]bool
+	// retain is the step's %retain formula ("" keeps every individual).
+	retain string
+	msgs   []message
+	reads  map[string]bool
+	writes map[string]bool
 	// clearAll: every thread-local variable is cleared (begin, end).
 	clearAll bool
 	clear    []string

@@ -115,6 +115,9 @@ func (c *compiler) emitCore(prog *alg.Program) {
 	for _, h := range c.spec.heads() {
 		w.text("%%p %s(v) unique pointer", h)
 	}
+	w.text("// gone_S(s): s is the node a removal takes off the specification's list,")
+	w.text("// marked for the step's %%retain to drop it (always 0 between steps).")
+	w.text("%%p gone_S(v)")
 	for _, t := range prog.Types {
 		for _, f := range t.Fields {
 			switch f.Kind.Name {
@@ -233,6 +236,9 @@ func (c *compiler) emitStep(st *step) {
 		}
 		w.line(p, "  }")
 	}
+	if st.retain != "" {
+		w.line(p, "  %%retain %s", st.retain)
+	}
 	w.line(p, "}")
 }
 
@@ -285,36 +291,63 @@ func (c *compiler) updates(st *step) []update {
 			addU(update{x + "(v_1, v_2)", x + "(v_1, v_2) & !tr_scheduled(v_1)"})
 		}
 	}
-	for _, u := range c.knowledge(st) {
+	fields, ites := c.stepItes(st, cleared)
+	guarded := c.guardedUpdates(ites, st.private)
+	// Other threads' facts change only where the step overwrites a
+	// field (their own variables stay).
+	others := map[string]string{}
+	for _, u := range c.guardedUpdates(fields, st.private) {
+		others[u.lhs] = u.rhs
+	}
+	mine, nodes := c.knowledge(st)
+	for _, u := range mine {
+		// The update says what holds for the scheduled thread; the
+		// other threads' values change only where an overwrite reaches
+		// them (a shared field the step writes).
+		if g, ok := others[u.lhs]; ok {
+			u.rhs = fmt.Sprintf("(tr_scheduled(v) ? (%s) : %s)", u.rhs, g)
+		}
 		addU(u)
 	}
-	ites := map[string]*ite{}
-	for _, it := range st.ites {
-		ites[it.pred] = it
+	for _, u := range nodes {
+		addU(u)
 	}
-	for _, a := range st.assigns {
-		if !cleared[a.name] && !c.setOnly(st, a) {
-			ites[a.name] = c.assignIte(a)
-		}
+	for _, u := range c.reachUpdates(st.change) {
+		addU(u)
+	}
+	for _, u := range guarded {
+		addU(u)
+	}
+	return out
+}
+
+// stepItes are the overwrites of a step (guarded.go): fields are those
+// of fields and of has[f] after a store, all those and the scheduled
+// thread's variables.
+func (c *compiler) stepItes(st *step, cleared map[string]bool) (fields, all map[string]*ite) {
+	fields, all = map[string]*ite{}, map[string]*ite{}
+	for _, it := range st.ites {
+		fields[it.pred] = it
 	}
 	// A store's has[f] is an overwrite too (knowledge.go), read by
 	// tonull and noval.
 	for _, fs := range st.stores {
 		if h := "has[" + fs.field + "]"; c.gen.has(h) {
 			base, rhs := fs.base, fs.rhs
-			ites[h] = &ite{pred: h, arity: 1,
+			fields[h] = &ite{pred: h, arity: 1,
 				cond: func(x string) string { return sched(c.g.val(base, "ts", x)) },
 				val:  func(string, string) string { return sched(c.has(rhs, "ts")) }}
 		}
 	}
-
-	for _, u := range c.reachUpdates(st.change) {
-		addU(u)
+	for k, it := range fields {
+		all[k] = it
 	}
-	for _, u := range c.guardedUpdates(ites, st.private) {
-		addU(u)
+	for _, a := range st.assigns {
+		if !cleared[a.name] && !c.setOnly(st, a) {
+			all[a.name] = c.assignIte(a)
+		}
 	}
-	return out
+	return fields, all
 }
 
 // assignUpdate writes a thread-local variable: "only sets" when it was
@@ -348,6 +381,15 @@ func (c *compiler) emitCFG() {
 	if c.initEntry != nil {
 		w.text("// init runs first, taken by some thread, as one atomic step.")
 		w.text("init schedule(idle) %s", c.initEntry.name)
+		// init ends at a location of its own, not at yield: the
+		// worklist ranks locations by a depth-first search from the
+		// first, and this search must reach ready before yield, as in
+		// the hand models (whose input is at ready), so that a step's
+		// structures wait at yield until the other threads' pending
+		// steps have run. Reached first, yield made the exploration
+		// follow one operation's loop and starve the others
+		// (enq-tail-first.alg never reached a dequeue).
+		w.text("init_end unschedule() ready")
 	}
 	w.text("// The scheduler: a thread at a scheduling point runs until its next one.")
 	for _, l := range b.locs {
@@ -373,6 +415,8 @@ func (c *compiler) target(st *step) string {
 	switch {
 	case st.to == nil:
 		return "error"
+	case st.to == c.b.yield && !st.from.thread:
+		return "init_end"
 	case st.to == c.b.yield:
 		return "yield"
 	case st.to.thread && st.to.sched:

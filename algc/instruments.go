@@ -110,6 +110,11 @@ func (c *compiler) listInstruments(in *instruments) {
 		in.add(&instrument{name: r, decl: fmt.Sprintf("%%i %s(v) = E(u) %s(u) & %s*(u, v)", r, x, L), rules: []string{
 			fmt.Sprintf("%%r %s(v_1) & !circ(v_1) & %s(v_2) ==> !%s(v_2, v_1)", x, r, L),
 			fmt.Sprintf("%%r %s(v_1) & !%s(v_2) ==> !%s(v_1, v_2)", r, r, L),
+			// The same one link on: every other node x reaches is
+			// reached through x's successor, so none of them links
+			// back to it unless it is on a cycle (Coerce could see
+			// that only once x moved there, after an update).
+			fmt.Sprintf("%%r (E(v_3) %s(v_3) & %s(v_3, v_1) & v_3 != v_2) & !circ(v_1) & %s(v_2) ==> !%s(v_2, v_1)", x, L, r, L),
 		}})
 	}
 	if !c.spec.relation {

@@ -52,7 +52,11 @@ func (c *compiler) opvals() [][3]string {
 	return out
 }
 
-func (c *compiler) knowledge(st *step) []update {
+// knowledge returns the explicit updates of what the step tells: mine
+// are of the scheduled thread's predicates (other threads keep their
+// values there, unless an overwrite changes them: Compiler.updates),
+// nodes those of node predicates after a store.
+func (c *compiler) knowledge(st *step) (mine, nodes []update) {
 	// What the step clears is false for the thread whatever else the
 	// step does (an update listed first wins).
 	out := c.clearedKnowledge(st)
@@ -80,9 +84,9 @@ func (c *compiler) knowledge(st *step) []update {
 		out = append(out, c.opvalOnAssign(a)...)
 	}
 	for _, fs := range st.stores {
-		out = append(out, c.storeKnowledge(fs, st.private)...)
+		nodes = append(nodes, c.storeKnowledge(fs, st.private)...)
 	}
-	return out
+	return out, nodes
 }
 
 // opvalOnAssign: d = x.val makes opval[x,d] hold (when both have

@@ -148,9 +148,17 @@ func (sp *specLib) removeSteps(b *builder, value alg.Expr, at, next *loc, pos al
 		// The node related to the old head loses what the relation gave it.
 		{"r_by[spec](v)", "r_by[spec](v) & !Head_S(v)"},
 		{"matching(v)", "matching(v) & !(E(w) spec(v, w) & Head_S(w))"},
-		{"commutes(v)", "commutes(v) & !(E(w) spec(v, w) & Head_S(w))"},
+		// So does a node whose successor's specification node is the old
+		// head (none while the lists agree; a faulty algorithm's may not).
+		{"commutes(v)", fmt.Sprintf("commutes(v) & !(E(w) spec(v, w) & Head_S(w)) & !(E(w, w_1) %s(v, w_1) & spec(w_1, w) & Head_S(w))", L)},
 		{"has_S[spec](v)", fmt.Sprintf("E(w, w_1) Head_S(w) & %s(w, w_1) & spec(v, w_1)", L)},
+		// The old head is garbage nothing points to (its implementation
+		// node's relation is cut above): dropped, it cannot merge with
+		// the implementation's garbage, which would let the abstraction
+		// link implementation nodes to specification nodes.
+		{"gone_S(v)", "Head_S(v)"},
 	}
+	st.retain = "!gone_S(v)"
 	what := "top"
 	if sp.queue() {
 		what = "first value"
