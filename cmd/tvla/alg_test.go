@@ -41,8 +41,8 @@ func TestNewAlgorithmsVerify(t *testing.T) {
 		threads string
 		stored  int
 	}{
-		{"../../programs/queue/twolock.alg", "THREADS=1", 260},
-		{"../../programs/queue/twolock.alg", "THREADS=2", 1433},
+		{"../../programs/queue/twolock.alg", "THREADS=1", 261},
+		{"../../programs/queue/twolock.alg", "THREADS=2", 1435},
 		{"../../programs/stack/llist.alg", "THREADS=1", 413},
 		{"../../programs/stack/llist.alg", "THREADS=2", 3036},
 		{"../../programs/stack/lockstack.alg", "THREADS=1", 413},
@@ -65,7 +65,7 @@ func TestNewAlgorithmsCollapsedVerify(t *testing.T) {
 		stored, rounds int
 		slow           bool
 	}{
-		{"../../programs/queue/twolock.alg", 1564, 1, false},
+		{"../../programs/queue/twolock.alg", 1566, 1, false},
 		{"../../programs/stack/lockstack.alg", 1239, 1, false},
 		{"../../programs/stack/llist.alg", 2362, 2, true},
 	}
@@ -76,7 +76,11 @@ func TestNewAlgorithmsCollapsedVerify(t *testing.T) {
 		}
 		s := runSummary(t, 0, "run", c.program, "--collapse-threads", "--json", "-")
 		if !s.Verified || s.StructuresStored != c.stored || s.SoftInvariants == nil || len(s.SoftInvariants.Rounds) != c.rounds {
-			t.Errorf("collapsed %s: verified %v, %d stored, soft %+v; want verified in %d round(s) with %d stored", c.program, s.Verified, s.StructuresStored, s.SoftInvariants, c.rounds, c.stored)
+			rounds := -1
+			if s.SoftInvariants != nil {
+				rounds = len(s.SoftInvariants.Rounds)
+			}
+			t.Errorf("collapsed %s: verified %v, %d stored, %d round(s); want verified in %d round(s) with %d stored", c.program, s.Verified, s.StructuresStored, rounds, c.rounds, c.stored)
 		}
 	}
 }
@@ -109,7 +113,7 @@ func TestLocksMatter(t *testing.T) {
 	}
 	twolock, lockstack := "../../programs/queue/twolock.alg", "../../programs/stack/lockstack.alg"
 	if !testing.Short() {
-		for path, stored := range map[string]int{twolock: 6699, lockstack: 7863} {
+		for path, stored := range map[string]int{twolock: 6751, lockstack: 7863} {
 			s := runSummary(t, 0, "run", variant(path, ";\nspec ", ";\ninterleaving full;\nspec "), "-D", "THREADS=2", "--json", "-")
 			if !s.Verified || s.StructuresStored != stored {
 				t.Errorf("%s with full interleaving: verified %v, %d stored; want verified with %d", path, s.Verified, s.StructuresStored, stored)
