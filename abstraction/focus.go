@@ -149,6 +149,7 @@ func (fo *Focuser) Focus(s *tvl.Structure, refine func(t *tvl.Structure, changed
 		// A split changes the focused predicate's tuple and, in the third
 		// part (which bifurcates an individual), summary-ness and
 		// equality.
+		var kept []*tvl.Structure
 		for i, p := range parts {
 			changed := []*tvl.Pred{lit.pred}
 			if i == 2 {
@@ -156,9 +157,15 @@ func (fo *Focuser) Focus(s *tvl.Structure, refine func(t *tvl.Structure, changed
 			}
 			made[p] = true
 			if refine == nil || refine(p, changed) {
-				work = append(work, p)
+				kept = append(kept, p)
 			}
 		}
+		// Depth first: a part is focused to the end before the next
+		// part. The order of the results is the order in which the
+		// engine takes them on, which decides what the partial join
+		// merges and where a run stops; this is TVLA 3's order (found
+		// black box: docs/reference-differences.md).
+		work = append(kept, work...)
 	}
 	return out, nil
 }
@@ -369,7 +376,7 @@ func (fo *Focuser) split(t *tvl.Structure, lit *literal, reuse bool) ([]*tvl.Str
 		zero = t.Clone()
 	}
 	zero.Set(lit.pred, logic.False, lit.args...)
-	out := []*tvl.Structure{one, zero}
+	out := []*tvl.Structure{zero, one}
 	if summary >= 0 {
 		c := both.Duplicate(summary)
 		other := append([]int(nil), lit.args...)

@@ -93,7 +93,9 @@ func TestThesisWorkedExample(t *testing.T) {
 	if len(focused) != 3 {
 		t.Fatalf("Focus gave %d structures, want 3", len(focused))
 	}
-	s1, s2, s3 := focused[0], focused[1], focused[2]
+	// In TVLA 3's order (the thesis numbers them otherwise): the value
+	// 0 first, then 1, then the split individual.
+	s2, s1, s3 := focused[0], focused[1], focused[2]
 	if s1.Size() != 2 || s1.Get(p.next, 0, 1) != T {
 		t.Errorf("S1: next(u1,u2) = %v, want 1", s1.Get(p.next, 0, 1))
 	}
