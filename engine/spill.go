@@ -305,8 +305,8 @@ func (st *state) maybeSpill(atIteration bool) {
 // startSpill prepares a run that may spill: the file, and each set's
 // record of its blocks' last use.
 func (st *state) startSpill() error {
-	if st.e.opts.SpillDir == "" {
-		return nil
+	if st.e.opts.SpillDir == "" || st.e.mode.concrete() {
+		return nil // concrete runs do not spill
 	}
 	sf, err := openSpill(st.e.opts.SpillDir)
 	if err != nil {

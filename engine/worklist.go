@@ -129,14 +129,22 @@ func (st *state) worklist(ctx context.Context, inputs []*tvl.Structure) (*Result
 		if r, err := st.runBatch(ctx, tasks, work); r != nil || err != nil {
 			return r, err
 		}
-		if e.opts.Progress != nil && st.stats.Iterations%64 == 0 {
-			st.stats.Worklist = len(work)
-			st.stats.Elapsed = time.Since(st.start)
-			st.stats.Stored = st.stored()
-			e.opts.Progress(st.stats)
+		if st.stats.Iterations%64 == 0 {
+			st.progress(work)
 		}
 	}
 	return st.result("", false), nil
+}
+
+// progress tells the options' Progress how the run goes.
+func (st *state) progress(work map[string]bool) {
+	if st.e.opts.Progress == nil {
+		return
+	}
+	st.stats.Worklist = len(work)
+	st.stats.Elapsed = time.Since(st.start)
+	st.stats.Stored = st.stored()
+	st.e.opts.Progress(st.stats)
 }
 
 // runBatch applies one iteration's tasks and folds their outcomes into
@@ -159,6 +167,10 @@ func (st *state) runBatch(ctx context.Context, tasks []task, work map[string]boo
 		}
 		st.fold(t, o, work)
 		st.maybeSpill(false)
+		if i%1024 == 1023 {
+			// A large model's iteration takes minutes.
+			st.progress(work)
+		}
 		if o.broken != "" {
 			b.cancel()
 			r := st.result(o.broken, true)
