@@ -62,6 +62,12 @@ type Config struct {
 	// WithLimits.
 	Timeout   time.Duration
 	MaxMemory ByteSize
+	// SpillDir, when set, is a folder where the run's stored structures
+	// go once its live heap passes SpillAt (0: DefaultSpillPercent of
+	// MaxMemory), so that a run larger than memory goes on; see
+	// spill.go.
+	SpillDir string
+	SpillAt  ByteSize
 	// CPUProfile, for developers, is a file for a CPU profile of the run.
 	CPUProfile string
 	// MemProfile, for developers, is a file for a heap profile taken
@@ -153,6 +159,13 @@ func (c *Config) Validate() error {
 	}
 	if c.Timeout < 0 {
 		return fmt.Errorf("--timeout must not be negative")
+	}
+	if c.SpillDir != "" {
+		if err := checkSpillDir(c.SpillDir); err != nil {
+			return fmt.Errorf("--spill-dir: %v", err)
+		}
+	} else if c.SpillAt > 0 {
+		return fmt.Errorf("--spill-at needs --spill-dir")
 	}
 	if k := c.Concrete; k.MaxDepth < 0 || k.Copies < 1 || k.Threads < 0 {
 		return fmt.Errorf("--max-depth and --threads must not be negative, --copies must be at least 1")
@@ -295,6 +308,12 @@ func (c *Config) RunFlags() []string {
 	}
 	if c.MaxMemory > 0 {
 		add("--max-memory", strconv.FormatUint(uint64(c.MaxMemory), 10))
+	}
+	if c.SpillDir != "" {
+		add("--spill-dir", c.SpillDir)
+	}
+	if c.SpillAt > 0 {
+		add("--spill-at", strconv.FormatUint(uint64(c.SpillAt), 10))
 	}
 	if c.ActionOrder != "fcpucb" && c.ActionOrder != "" {
 		add("--action", c.ActionOrder)

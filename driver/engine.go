@@ -23,7 +23,11 @@ type (
 	Message        = engine.Message
 	Stats          = engine.Stats
 	TraceStep      = engine.TraceStep
+	SpillStats     = engine.SpillStats
 )
+
+// checkSpillDir reports whether a run could spill into dir.
+func checkSpillDir(dir string) error { return engine.CheckSpillDir(dir) }
 
 // Prefixes of the messages a concrete run raises about the program's own
 // claims: every such message begins with ConcreteCheck, and those that
@@ -100,6 +104,9 @@ func (c *Config) engineOptions(progress Progress) engine.Options {
 	opts.Closure, _ = predicates.ParseClosure(c.Closure)
 	if progress != nil {
 		opts.Progress = progress.Update
+	}
+	if c.SpillDir != "" {
+		opts.SpillDir, opts.SpillNow = c.SpillDir, newSpillTrigger(c.spillThreshold()).due
 	}
 	return opts
 }

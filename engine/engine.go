@@ -52,6 +52,13 @@ type Options struct {
 	// Progress, when set, is called now and then with the statistics so
 	// far.
 	Progress func(Stats)
+	// SpillDir, when set, is the folder of the run's spill file: when
+	// SpillNow says so (it is asked between iterations and between the
+	// joins of an iteration's results), the packed structures the run
+	// used least recently go to the file (spill.go). The result is the
+	// same.
+	SpillDir string
+	SpillNow func() bool
 }
 
 // Engine runs a loaded program.

@@ -32,6 +32,8 @@ type Stats struct {
 	FocusTime, CoerceTime, UpdateTime, BlurTime, JoinTime time.Duration
 	// Workers is the number of goroutines that applied actions.
 	Workers int
+	// Spill says what the run spilled to disk (Options.SpillDir).
+	Spill SpillStats
 }
 
 // Message is a message raised by an action at a location. Structure is
@@ -69,7 +71,7 @@ type LocationResult struct {
 // times keeps what At returns, or takes Slice.
 type Structures struct {
 	voc   *tvl.Vocabulary
-	items []tvl.Packed
+	items packedSlots
 }
 
 // StructuresOf makes Structures of the given ones (for results made by
@@ -78,22 +80,22 @@ func StructuresOf(ss ...*tvl.Structure) Structures {
 	var out Structures
 	for _, s := range ss {
 		out.voc = s.Vocabulary()
-		out.items = append(out.items, s.Pack())
+		out.items.add(s.Pack())
 	}
 	return out
 }
 
 // Len is the number of structures.
-func (s Structures) Len() int { return len(s.items) }
+func (s Structures) Len() int { return s.items.len() }
 
 // At returns structure i, unpacked: a frozen structure of its own.
-func (s Structures) At(i int) *tvl.Structure { return s.items[i].Unpack(s.voc) }
+func (s Structures) At(i int) *tvl.Structure { return s.items.get(i).Unpack(s.voc) }
 
 // All yields each structure's index and the structure, unpacked.
 func (s Structures) All() iter.Seq2[int, *tvl.Structure] {
 	return func(yield func(int, *tvl.Structure) bool) {
-		for i, p := range s.items {
-			if !yield(i, p.Unpack(s.voc)) {
+		for i := range s.items.len() {
+			if !yield(i, s.At(i)) {
 				return
 			}
 		}
@@ -102,9 +104,9 @@ func (s Structures) All() iter.Seq2[int, *tvl.Structure] {
 
 // Slice returns the structures unpacked, all at once.
 func (s Structures) Slice() []*tvl.Structure {
-	out := make([]*tvl.Structure, len(s.items))
-	for i, p := range s.items {
-		out[i] = p.Unpack(s.voc)
+	out := make([]*tvl.Structure, s.items.len())
+	for i := range out {
+		out[i] = s.At(i)
 	}
 	return out
 }
@@ -113,8 +115,8 @@ func (s Structures) Slice() []*tvl.Structure {
 // there is none), read without unpacking them.
 func (s Structures) MaxSize() int {
 	m := 0
-	for _, p := range s.items {
-		m = max(m, p.Size())
+	for i := range s.items.len() {
+		m = max(m, s.items.size(i))
 	}
 	return m
 }
@@ -122,8 +124,8 @@ func (s Structures) MaxSize() int {
 // PackedBytes is the size of the structures' packings, in bytes.
 func (s Structures) PackedBytes() int {
 	n := 0
-	for _, p := range s.items {
-		n += p.Len()
+	for i := range s.items.len() {
+		n += s.items.bytes(i)
 	}
 	return n
 }

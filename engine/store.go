@@ -26,7 +26,7 @@ type joiner interface {
 type StructureSet struct {
 	joiner joiner
 	voc    *tvl.Vocabulary
-	items  []tvl.Packed
+	items  packedSlots
 	// index maps a join key to the first and last slots with it; next
 	// chains each slot to the next with its key (-1: none). A map entry
 	// per key and four bytes a slot, where a slice per key cost a
@@ -44,6 +44,11 @@ type StructureSet struct {
 	// tells this set's slots there.
 	cache *unpackedCache
 	id    int32
+	// touched is, per block of slots, the run's clock when one was last
+	// joined into or matched: what spilling goes by (spill.go). clock
+	// is nil unless the run may spill.
+	touched []uint32
+	clock   *uint32
 }
 
 // Pending is a version of a stored structure awaiting processing.
@@ -65,19 +70,26 @@ func newStructureSet(j joiner, voc *tvl.Vocabulary) *StructureSet {
 }
 
 // Len is the number of structures stored.
-func (ss *StructureSet) Len() int { return len(ss.items) }
+func (ss *StructureSet) Len() int { return ss.items.len() }
 
 // Structures lists the stored structures in the order they were first
 // stored.
 func (ss *StructureSet) Structures() Structures { return Structures{voc: ss.voc, items: ss.items} }
 
 // At returns the structure in a slot, unpacked.
-func (ss *StructureSet) At(slot int) *tvl.Structure { return ss.items[slot].Unpack(ss.voc) }
+func (ss *StructureSet) At(slot int) *tvl.Structure { return ss.items.get(slot).Unpack(ss.voc) }
 
 // current returns the structure in a slot unpacked, from the cache or
 // unpacked and kept there.
 func (ss *StructureSet) current(slot int) *tvl.Structure {
-	p := ss.items[slot]
+	if ss.items.spilled(slot) {
+		// The cache's version of a slot is its current one: the file
+		// is read only when the cache has none.
+		if s := ss.cache.current(ss, slot); s != nil {
+			return s
+		}
+	}
+	p := ss.items.get(slot)
 	if s := ss.cache.get(ss, slot, p); s != nil {
 		return s
 	}
@@ -104,9 +116,11 @@ func (ss *StructureSet) Add(s *tvl.Structure) (slot int, changed bool) {
 func (ss *StructureSet) addKeyed(s *tvl.Structure, p tvl.Packed, k uint64) (slot int, changed bool) {
 	checkPacked(s, p)
 	ks, known := ss.index[k]
+	var h uint64 // p's hash, once a spilled slot asks for it
 	for j := ks.first; known && j >= 0; j = ss.next[j] {
 		i := int(j)
-		if ss.items[i] == p {
+		ss.touch(i)
+		if ss.items.holds(i, p, &h) {
 			return i, false
 		}
 		joined, grew, ok := ss.joiner.join(ss.current(i), s)
@@ -119,13 +133,14 @@ func (ss *StructureSet) addKeyed(s *tvl.Structure, p tvl.Packed, k uint64) (slot
 		joined.Freeze()
 		jp := joined.Pack()
 		checkPacked(joined, jp)
-		ss.items[i] = jp
+		ss.items.set(i, jp)
 		ss.cache.keep(ss, i, jp, joined)
 		ss.queue(i, jp, joined)
 		return i, true
 	}
-	i := len(ss.items)
-	ss.items = append(ss.items, p)
+	i := ss.items.len()
+	ss.items.add(p)
+	ss.touch(i)
 	ss.next = append(ss.next, -1)
 	if known {
 		ss.next[ks.last] = int32(i)
@@ -160,8 +175,9 @@ func (ss *StructureSet) TakePending() []Pending {
 			ss.cache.release(pd.held)
 			out[i].held = 0
 		}
-		if ss.joiner.inPlace() && pd.packed != ss.items[pd.Slot] {
-			out[i].packed, out[i].Structure = ss.items[pd.Slot], nil
+		var h uint64
+		if ss.joiner.inPlace() && !ss.items.holds(pd.Slot, pd.packed, &h) {
+			out[i].packed, out[i].Structure = ss.items.get(pd.Slot), nil
 		}
 		if out[i].Structure == nil {
 			out[i].Structure = ss.cache.get(ss, pd.Slot, out[i].packed)

@@ -61,6 +61,16 @@ func (c *unpackedCache) get(set *StructureSet, slot int, p tvl.Packed) *tvl.Stru
 	return nil
 }
 
+// current returns slot's structure in set if the cache has it: always
+// its current version, as every change of a slot's packing keeps the
+// new version or forgets the old.
+func (c *unpackedCache) current(set *StructureSet, slot int) *tvl.Structure {
+	if c == nil {
+		return nil
+	}
+	return c.m[slotKey(set, slot)].s
+}
+
 // keep records s, slot's version p, in place of the version kept
 // before, making room by dropping the oldest slots.
 func (c *unpackedCache) keep(set *StructureSet, slot int, p tvl.Packed, s *tvl.Structure) {

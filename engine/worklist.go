@@ -31,16 +31,24 @@ type state struct {
 	// slots is fold's scratch: the slots an application's results went
 	// to.
 	slots []int
+	// spill is the run's spill file (nil: the run does not spill);
+	// clock counts the iterations, for the sets' record of use.
+	spill *spillFile
+	clock uint32
 }
 
 // Run explores the program from the input structures (placed at the
 // first location of the CFG) until a fixpoint, a limit or ctx's end, the
 // way the join mode explores.
-func (e *Engine) Run(ctx context.Context, inputs []*tvl.Structure) (*Result, error) {
+func (e *Engine) Run(ctx context.Context, inputs []*tvl.Structure) (r *Result, err error) {
 	st := e.newState()
 	for _, w := range st.workers {
 		w.ctx = ctx
 	}
+	if err := st.startSpill(); err != nil {
+		return nil, err
+	}
+	defer recoverSpill(&err)
 	return e.mode.explore(ctx, st, inputs)
 }
 
@@ -105,6 +113,8 @@ func (st *state) worklist(ctx context.Context, inputs []*tvl.Structure) (*Result
 		loc := st.next(work)
 		delete(work, loc)
 		st.stats.Iterations++
+		st.clock++
+		st.maybeSpill(true)
 		pending := st.sets[loc].TakePending()
 		// Every (edge, pending structure) application of this iteration
 		// reads only its own structure, so they run in parallel; their
@@ -119,14 +129,22 @@ func (st *state) worklist(ctx context.Context, inputs []*tvl.Structure) (*Result
 		if r, err := st.runBatch(ctx, tasks, work); r != nil || err != nil {
 			return r, err
 		}
-		if e.opts.Progress != nil && st.stats.Iterations%64 == 0 {
-			st.stats.Worklist = len(work)
-			st.stats.Elapsed = time.Since(st.start)
-			st.stats.Stored = st.stored()
-			e.opts.Progress(st.stats)
+		if st.stats.Iterations%64 == 0 {
+			st.progress(work)
 		}
 	}
 	return st.result("", false), nil
+}
+
+// progress tells the options' Progress how the run goes.
+func (st *state) progress(work map[string]bool) {
+	if st.e.opts.Progress == nil {
+		return
+	}
+	st.stats.Worklist = len(work)
+	st.stats.Elapsed = time.Since(st.start)
+	st.stats.Stored = st.stored()
+	st.e.opts.Progress(st.stats)
 }
 
 // runBatch applies one iteration's tasks and folds their outcomes into
@@ -148,6 +166,11 @@ func (st *state) runBatch(ctx context.Context, tasks []task, work map[string]boo
 			return nil, o.err
 		}
 		st.fold(t, o, work)
+		st.maybeSpill(false)
+		if i%1024 == 1023 {
+			// A large model's iteration takes minutes.
+			st.progress(work)
+		}
 		if o.broken != "" {
 			b.cancel()
 			r := st.result(o.broken, true)
@@ -308,8 +331,8 @@ func (st *state) unscheduled() int {
 	}
 	n := 0
 	for _, set := range st.sets {
-		for _, packed := range set.items {
-			if !packed.UnaryTrue(set.voc, p.Index) {
+		for i := range set.items.len() {
+			if !set.items.get(i).UnaryTrue(set.voc, p.Index) {
 				n++
 			}
 		}
@@ -337,6 +360,9 @@ func (st *state) result(reason string, incomplete bool) *Result {
 	}
 	st.stats.Stored = st.stored()
 	st.stats.Unscheduled = st.unscheduled()
+	if st.spill != nil {
+		st.stats.Spill.Reads = st.spill.reads.Load()
+	}
 	st.stats.Elapsed = time.Since(st.start)
 	r.Stats = st.stats
 	return r

@@ -37,6 +37,15 @@ type Packed struct{ b string }
 // Len is the size of the encoding in bytes.
 func (p Packed) Len() int { return len(p.b) }
 
+// Encoding is p's bytes, to be kept elsewhere (a file) and made a
+// Packed again by PackedFromEncoding.
+func (p Packed) Encoding() string { return p.b }
+
+// PackedFromEncoding is the Packed whose encoding is b, as Encoding gave
+// it: b is not checked, so bytes that are not a packing of a structure
+// over the vocabulary they are unpacked with make Unpack fail.
+func PackedFromEncoding(b string) Packed { return Packed{b} }
+
 // IsZero reports whether p is the zero Packed.
 func (p Packed) IsZero() bool { return p.b == "" }
 

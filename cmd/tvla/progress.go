@@ -53,8 +53,12 @@ func progressLine(st driver.Stats, heap uint64) string {
 	if s := st.Elapsed.Seconds(); s > 0 {
 		rate = float64(st.Examined) / s
 	}
-	return fmt.Sprintf("%d stored, %d examined, worklist %d, %.0f structures/s, heap %s, %.1fs",
+	line := fmt.Sprintf("%d stored, %d examined, worklist %d, %.0f structures/s, heap %s, %.1fs",
 		st.Stored, st.Examined, st.Worklist, rate, driver.FormatBytes(heap), st.Elapsed.Seconds())
+	if st.Spill.Structures > 0 {
+		line += fmt.Sprintf(", spilled %d", st.Spill.Structures)
+	}
+	return line
 }
 
 // Done clears the status line.

@@ -15,4 +15,8 @@ func TestProgressLine(t *testing.T) {
 	if got := progressLine(st, 48<<20); got != want {
 		t.Errorf("progress line %q, want %q", got, want)
 	}
+	st.Spill.Structures = 300
+	if got := progressLine(st, 48<<20); got != want+", spilled 300" {
+		t.Errorf("progress line %q, want %q", got, want+", spilled 300")
+	}
 }

@@ -63,6 +63,16 @@ stops once its live heap passes ` + fmt.Sprint(driver.DefaultMemoryPercent) + `%
 no limit). Output paths are checked before anything is read: one that could
 not be written is bad input (exit 2).
 
+--spill-dir DIR lets a run that outgrows memory go on: once its live heap
+passes ` + fmt.Sprint(driver.DefaultSpillPercent) + `% of --max-memory, the stored structures it used least
+recently are written to a file in DIR (half of those in memory at a time,
+as often as the heap is found past the mark again), and read back when a
+join needs them. The result is the same as in memory. The file is removed
+as soon as it is made, so nothing is left in DIR however the run ends; a
+line on stderr says how much was spilled. DIR must be a folder in which a
+file can be made (else exit 2, before anything is read). --max-memory still
+stops the run (exit 3) if what stays in memory passes it.
+
 Exit status: 0 verified (no message), 1 messages raised, 2 bad input,
 3 stopped by a limit or an interrupt.
 
@@ -139,6 +149,9 @@ func addRunFlags(f *pflag.FlagSet, o *runOptions) {
 	f.BoolVar(&o.trace, "trace", false, "print, for every message, a shortest abstract trace from an input structure")
 	f.StringVar(&o.explainUpdates, "explain-updates", "", "print the update formulas finite differencing derives for `ACTION` (a name, or a use such as \"Copy(x, y)\"), and stop")
 	addLimitFlags(f, c)
+	f.StringVar(&c.SpillDir, "spill-dir", "", "when the live heap passes half of --max-memory, write the stored structures used least recently to a file in `DIR` (removed as it is made) and go on; the result is the same")
+	f.Var(&c.SpillAt, "spill-at", "with --spill-dir, spill once the live heap passes `SIZE` instead of half of --max-memory (for tests)")
+	f.MarkHidden("spill-at")
 	addConcreteFlags(f, &c.Concrete, 0)
 	f.StringVar(&c.CPUProfile, "cpuprofile", "", "write a CPU profile of the analysis to `FILE` (for developers)")
 	f.MarkHidden("cpuprofile")
@@ -186,6 +199,7 @@ func runAnalysis(cmd *cobra.Command, o *runOptions, args []string) error {
 		if outcome, err = s.Run(ctx); err != nil {
 			return inputError(err)
 		}
+		reportSpill(stderr, logWriter(stderr, o.quiet), cfg.SpillDir, outcome.Result.Stats.Spill)
 	}
 	stop()
 	if err := o.report(outcome, out, stdout, stderr); err != nil {
@@ -257,6 +271,18 @@ func changedFlags(cmd *cobra.Command) map[string]bool {
 }
 
 // logWriter is where the notes -q leaves out go.
+// reportSpill says what a run spilled: a line on log, and a warning on
+// stderr when spilling stopped early.
+func reportSpill(stderr, log io.Writer, dir string, sp driver.SpillStats) {
+	if sp.Err != "" {
+		fmt.Fprintf(stderr, "warning: spilling to %s stopped: %s\n", dir, sp.Err)
+	}
+	if sp.Structures > 0 {
+		fmt.Fprintf(log, "spilled %d structures (%s) to %s in %d rounds; %d read back\n",
+			sp.Structures, driver.FormatBytes(uint64(sp.Bytes)), dir, sp.Rounds, sp.Reads)
+	}
+}
+
 func logWriter(stderr io.Writer, quiet bool) io.Writer {
 	if quiet {
 		return io.Discard
