@@ -54,6 +54,15 @@ func (b *ByteSize) Set(s string) error {
 	return nil
 }
 
+// ReadableBytes writes a size for a person to read: a binary unit and at
+// most two decimals (FormatBytes is exact, for sizes that are read back).
+func ReadableBytes(n uint64) string {
+	if n < 1<<30 {
+		return FormatBytes(n)
+	}
+	return strconv.FormatFloat(float64(n)/(1<<30), 'f', 2, 64) + "GiB"
+}
+
 // FormatBytes writes a size with a binary unit.
 func FormatBytes(n uint64) string {
 	switch {
@@ -115,7 +124,7 @@ func watchMemory(ctx context.Context, cancel context.CancelCauseFunc, limit uint
 			runtime.GC()
 			metrics.Read(samples)
 			if live := samples[1].Value.Uint64(); live >= limit {
-				cancel(fmt.Errorf("the memory limit (%s) was reached: %s live", FormatBytes(limit), FormatBytes(live)))
+				cancel(fmt.Errorf("the memory limit (%s) was reached: %s live", FormatBytes(limit), ReadableBytes(live)))
 				return
 			}
 		}

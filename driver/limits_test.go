@@ -50,3 +50,11 @@ func TestDefaultMaxMemory(t *testing.T) {
 		t.Errorf("default %d of %d", DefaultMaxMemory(), total)
 	}
 }
+
+func TestReadableBytes(t *testing.T) {
+	for n, want := range map[uint64]string{1500: "1.5KiB", 3 << 29: "1.50GiB", 2104868966: "1.96GiB", 5 << 20: "5.0MiB"} {
+		if got := ReadableBytes(n); got != want {
+			t.Errorf("ReadableBytes(%d) = %q, want %q", n, got, want)
+		}
+	}
+}

@@ -54,7 +54,7 @@ func progressLine(st driver.Stats, heap uint64) string {
 		rate = float64(st.Examined) / s
 	}
 	line := fmt.Sprintf("%d stored, %d examined, worklist %d, %.0f structures/s, heap %s, %.1fs",
-		st.Stored, st.Examined, st.Worklist, rate, driver.FormatBytes(heap), st.Elapsed.Seconds())
+		st.Stored, st.Examined, st.Worklist, rate, driver.ReadableBytes(heap), st.Elapsed.Seconds())
 	if st.Spill.Structures > 0 {
 		line += fmt.Sprintf(", spilled %d", st.Spill.Structures)
 	}

@@ -279,7 +279,7 @@ func reportSpill(stderr, log io.Writer, dir string, sp driver.SpillStats) {
 	}
 	if sp.Structures > 0 {
 		fmt.Fprintf(log, "spilled %d structures (%s) to %s in %d rounds; %d read back\n",
-			sp.Structures, driver.FormatBytes(uint64(sp.Bytes)), dir, sp.Rounds, sp.Reads)
+			sp.Structures, driver.ReadableBytes(uint64(sp.Bytes)), dir, sp.Rounds, sp.Reads)
 	}
 }
 
