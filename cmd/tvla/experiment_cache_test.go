@@ -246,7 +246,7 @@ func TestExperimentCacheSkipsTimedOutRuns(t *testing.T) {
 	}
 	dir := t.TempDir()
 	spec := writeSpec(t, dir, ownTestdata("robust", "slow.tvp"),
-		"\n[baseline]\nname = \"timed\"\ntimeout = \"100ms\"\n\n[[variant]]\nname = \"capped\"\nmax_structures = 50\n")
+		"\n[baseline]\nname = \"timed\"\ntimeout = \"100ms\"\n\n[[variant]]\nname = \"capped\"\nmax_structures = 50\ntimeout = \"10m\"\n")
 	if code, table, _, made := experimentRuns(t, spec); code != 0 || len(made) != 2 || !strings.Contains(table, "stopped: timeout (100ms)") {
 		t.Fatalf("first call: exit %d, %q\n%s", code, made, table)
 	}
