@@ -190,6 +190,8 @@ func (b *builder) stmt(st alg.Stmt, next *loc) *loc {
 		return b.end
 	case *alg.AtomicStmt:
 		return b.atomicStmt(st, next)
+	case *alg.FreeStmt:
+		return b.freeStmt(st, next)
 	case *alg.LockStmt:
 		l := b.newLoc(st.Pos, "")
 		l.lock = true

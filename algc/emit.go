@@ -137,6 +137,7 @@ func (c *compiler) emitCore(prog *alg.Program) {
 			w.text("%%p %s(v_1, v_2) function", x)
 		}
 	}
+	c.emitReuse()
 }
 
 func (c *compiler) emitInstruments() {
@@ -279,6 +280,9 @@ func (c *compiler) updates(st *step) []update {
 		clear = st.clear
 	}
 	for _, x := range clear {
+		if u, ok := c.staleCleared(x); ok {
+			addU(u)
+		}
 		if c.s.thread[x] == "bool" {
 			addU(update{x + "(v)", x + "(v) & !tr_scheduled(v)"})
 		} else {
@@ -293,7 +297,7 @@ func (c *compiler) updates(st *step) []update {
 		ites[it.pred] = it
 	}
 	for _, a := range st.assigns {
-		if !cleared[a.name] && !c.setOnly(st, a) {
+		if !cleared[a.name] && (!c.setOnly(st, a) || a.reuse) {
 			ites[a.name] = c.assignIte(a)
 		}
 	}
@@ -332,7 +336,7 @@ func (c *compiler) assignUpdate(st *step, a *threadAssign) update {
 // declared says whether a predicate exists in the model (an update of a
 // predicate switched off with `instrument off` is dropped).
 func (c *compiler) declared(name string) bool {
-	if strings.Contains(name, "[") && !strings.HasPrefix(name, "at[") {
+	if strings.Contains(name, "[") && !strings.HasPrefix(name, "at[") && !strings.HasPrefix(name, "stale[") {
 		return c.gen.has(name)
 	}
 	switch name {
