@@ -84,6 +84,8 @@ type step struct {
 	// text); unlock says which of the two it is (locks.go).
 	lockOf string
 	unlock bool
+	// tagWrite is the tagged shared pointer the step writes (reuse.go).
+	tagWrite string
 }
 
 // ptrChange is a write to a shared node pointer (shared != "") or to the

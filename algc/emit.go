@@ -263,6 +263,9 @@ func (c *compiler) updates(st *step) []update {
 	for _, u := range st.updates {
 		addU(u)
 	}
+	for _, u := range c.staleUpdates(st) {
+		addU(u)
+	}
 	cleared := map[string]bool{}
 	for _, x := range st.clear {
 		cleared[x] = true

@@ -2,6 +2,7 @@ package algc
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/tvla-go/tvla/alg"
 )
@@ -19,7 +20,7 @@ import (
 // the snapshot is not stale.
 
 // reuseSymbols records what the program frees and tags.
-func (s *symbols) reuseSymbols(prog *alg.Program) {
+func (s *symbols) reuseSymbols(prog *alg.Program, e *errs) {
 	s.snap = alg.TaggedSnapshots(prog)
 	s.tagged = map[string]bool{}
 	for _, v := range prog.Shared {
@@ -29,7 +30,10 @@ func (s *symbols) reuseSymbols(prog *alg.Program) {
 	}
 	for _, op := range prog.Ops {
 		walkStmts(op.Body, func(st alg.Stmt) {
-			if _, ok := st.(*alg.FreeStmt); ok {
+			if f, ok := st.(*alg.FreeStmt); ok {
+				if len(prog.Types) > 1 && !s.frees {
+					e.add(f.Pos, "free in a program with several node types is not supported yet: a freed node could be reused as another type")
+				}
 				s.frees = true
 			}
 		})
@@ -83,17 +87,45 @@ func (b *builder) reuseSteps(l *loc, st *alg.AssignStmt, after *loc) {
 	take.assigns = append(take.assigns, &threadAssign{name: x.Name, val: "reuse_pick(v_2)", reuse: true})
 }
 
-// staleOnWrite: a write of the tagged S makes every snapshot of it
-// stale, on every thread.
+// staleOnWrite records that s writes the tagged S (staleUpdates makes
+// the updates once liveness is known).
 func (b *builder) staleOnWrite(s *step, shared string) {
-	if !b.s.tagged[shared] {
-		return
+	if b.s.tagged[shared] {
+		s.tagWrite = shared
 	}
-	for _, x := range sortedKeys(b.s.snap) {
-		if b.s.snap[x] == shared {
-			s.updates = append(s.updates, update{staleName(shared, x) + "(v)", "isthread(v)"})
+}
+
+// staleUpdates: a write of the tagged S makes every live snapshot of it
+// stale, on every thread: those of the threads at a location where the
+// snapshot variable is live, and the writer's own if it stays live.
+// Dead snapshots stay unset, so that threads without one look alike.
+func (c *compiler) staleUpdates(st *step) []update {
+	if st.tagWrite == "" {
+		return nil
+	}
+	var out []update
+	for _, x := range sortedKeys(c.s.snap) {
+		if c.s.snap[x] != st.tagWrite {
+			continue
 		}
+		var at []string
+		for _, l := range c.b.locs {
+			if l.thread && c.live[l][x] {
+				at = append(at, "at["+l.name+"](v)")
+			}
+		}
+		p := staleName(st.tagWrite, x)
+		others := p + "(v)"
+		if len(at) > 0 {
+			others = "(" + p + "(v) | " + strings.Join(at, " | ") + ")"
+		}
+		self := "0"
+		if st.to != nil && c.live[st.to][x] {
+			self = "1"
+		}
+		out = append(out, update{p + "(v)", fmt.Sprintf("(tr_scheduled(v) ? %s : %s)", self, others)})
 	}
+	return out
 }
 
 // staleOnRead: x = S takes S's counter: the thread's snapshot is fresh.

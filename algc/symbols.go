@@ -90,7 +90,7 @@ func newSymbols(prog *alg.Program, e *errs) *symbols {
 			s.alloc[op.Name] = x
 		}
 	}
-	s.reuseSymbols(prog)
+	s.reuseSymbols(prog, e)
 	return s
 }
 
