@@ -300,6 +300,12 @@ func TestTreiberReuseABA(t *testing.T) {
 	if s.StructuresStored != 1937 || s.Messages != 1 || s.Verified {
 		t.Errorf("%s THREADS=2: %d stored, %d messages, verified %v; want 1937 stored, 1 message", prog, s.StructuresStored, s.Messages, s.Verified)
 	}
+	// The fault replays concretely: a concrete run with two threads
+	// reaches the same message (breadth first, at depth 54).
+	code, out, _ = runCLI("run", prog, "-D", "THREADS=2", "--join", "conc", "--copies", "2", "--threads", "2", "--max-depth", "60", "--max-messages", "1")
+	if code != 1 || !strings.Contains(out, want) {
+		t.Errorf("concrete run: exit %d, want 1 with %q:\n%s", code, want, out)
+	}
 	for _, p := range []string{prog, "../../programs/stack/treiber-tagged.alg"} {
 		s := runSummary(t, 0, "run", p, "-D", "THREADS=1", "--json", "-")
 		if s.StructuresStored != 1666 || s.Messages != 0 || !s.Verified {
