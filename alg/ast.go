@@ -53,6 +53,10 @@ type VarDecl struct {
 	Pos  Pos
 	Name string
 	Kind Kind
+	// Tagged: a shared pointer with a modification counter ("tagged"),
+	// incremented by every write; a cas on it compares the counter too
+	// (docs/algorithms.md, "Memory reuse").
+	Tagged bool
 }
 
 // InstrumentDecl adds instrumentation predicates of the generator's
@@ -176,6 +180,13 @@ type YieldStmt struct {
 	Pos Pos
 }
 
+// FreeStmt is free X: the node X points to goes back to the allocator,
+// and a later new may return it; pointers to it are left dangling.
+type FreeStmt struct {
+	Pos Pos
+	X   Expr
+}
+
 // BadStmt stands for a statement that did not parse.
 type BadStmt struct{ Pos Pos }
 
@@ -201,6 +212,7 @@ func (s *ReturnStmt) stmtPos() Pos { return s.Pos }
 func (s *AtomicStmt) stmtPos() Pos { return s.Pos }
 func (s *LockStmt) stmtPos() Pos   { return s.Pos }
 func (s *YieldStmt) stmtPos() Pos  { return s.Pos }
+func (s *FreeStmt) stmtPos() Pos   { return s.Pos }
 func (s *BadStmt) stmtPos() Pos    { return s.Pos }
 
 // Expr is an expression.

@@ -83,6 +83,8 @@ func check(prog *Program, e *errs) {
 	if len(prog.Ops) == 0 {
 		e.add(prog.Pos, "the algorithm has no operations")
 	}
+	c.taggedDecls()
+	c.taggedCASes()
 }
 
 func at(p Pos) string { return fmt.Sprintf("%d:%d", p.Line, p.Col) }
@@ -255,6 +257,8 @@ func (c *checker) stmt(s Stmt) {
 		if k := c.expr(s.X); k != "" && k != "lock" {
 			c.e.add(s.X.exprPos(), "%s is %s, not a lock", describe(s.X), article(k))
 		}
+	case *FreeStmt:
+		c.freeStmt(s)
 	case *YieldStmt, *BadStmt:
 	}
 }

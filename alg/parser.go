@@ -269,9 +269,14 @@ func (p *parser) varList() []*VarDecl {
 	}
 	p.expect(":")
 	k := p.kind()
+	tagged := false
+	if t := p.tok(); t.kind == tIdent && t.text == "tagged" {
+		p.next()
+		tagged = true
+	}
 	out := make([]*VarDecl, len(names))
 	for i, n := range names {
-		out[i] = &VarDecl{Pos: n.pos, Name: n.text, Kind: k}
+		out[i] = &VarDecl{Pos: n.pos, Name: n.text, Kind: k, Tagged: tagged}
 	}
 	return out
 }
@@ -395,6 +400,16 @@ func (p *parser) stmt() Stmt {
 			p.noLP(t.text)
 			p.expect(";")
 			return s
+		case "free":
+			// free is a contextual word: `free x;` frees, `free = x;`
+			// assigns a variable named free.
+			if n := p.toks[p.i+1]; n.kind == tIdent && !keywords[n.text] {
+				p.next()
+				s := &FreeStmt{Pos: t.pos, X: p.expr()}
+				p.noLP("free")
+				p.expect(";")
+				return s
+			}
 		case "yield":
 			p.next()
 			p.noLP("yield")

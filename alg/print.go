@@ -21,7 +21,7 @@ func Print(p *Program) string {
 		w.blank()
 		w.line(0, "type %s {", t.Name)
 		for _, f := range t.Fields {
-			w.line(1, "%s: %s;", f.Name, f.Kind.Name)
+			w.line(1, "%s: %s;", f.Name, kindString(f))
 		}
 		w.line(0, "}")
 	}
@@ -29,10 +29,10 @@ func Print(p *Program) string {
 		w.blank()
 	}
 	for _, v := range p.Shared {
-		w.line(0, "shared %s: %s;", v.Name, v.Kind.Name)
+		w.line(0, "shared %s: %s;", v.Name, kindString(v))
 	}
 	for _, v := range p.Locals {
-		w.line(0, "local %s: %s;", v.Name, v.Kind.Name)
+		w.line(0, "local %s: %s;", v.Name, kindString(v))
 	}
 	if len(p.Instrument) > 0 {
 		w.blank()
@@ -62,7 +62,7 @@ func Print(p *Program) string {
 		w.blank()
 		params := make([]string, len(op.Params))
 		for i, v := range op.Params {
-			params[i] = v.Name + ": " + v.Kind.Name
+			params[i] = v.Name + ": " + kindString(v)
 		}
 		res := ""
 		if op.Result != nil {
@@ -115,7 +115,7 @@ func (w *printer) stmt(d int, s Stmt) {
 		for i, v := range s.Vars {
 			names[i] = v.Name
 		}
-		w.line(d, "local %s: %s;", strings.Join(names, ", "), s.Vars[0].Kind.Name)
+		w.line(d, "local %s: %s;", strings.Join(names, ", "), kindString(s.Vars[0]))
 	case *AssignStmt:
 		w.line(d, "%s = %s%s;", ExprString(s.LHS), ExprString(s.RHS), lpString(s.LP))
 	case *ExprStmt:
@@ -152,6 +152,8 @@ func (w *printer) stmt(d int, s Stmt) {
 			word = "unlock"
 		}
 		w.line(d, "%s %s;", word, ExprString(s.X))
+	case *FreeStmt:
+		w.line(d, "free %s;", ExprString(s.X))
 	case *YieldStmt:
 		w.line(d, "yield;")
 	case *BadStmt:
@@ -263,4 +265,12 @@ func btoi(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// kindString is a declaration's kind as written, with "tagged".
+func kindString(v *VarDecl) string {
+	if v.Tagged {
+		return v.Kind.Name + " tagged"
+	}
+	return v.Kind.Name
 }

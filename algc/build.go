@@ -86,6 +86,8 @@ type step struct {
 	// text); unlock says which of the two it is (locks.go).
 	lockOf string
 	unlock bool
+	// tagWrite is the tagged shared pointer the step writes (reuse.go).
+	tagWrite string
 }
 
 // ptrChange is a write to a shared node pointer (shared != "") or to the
@@ -192,6 +194,8 @@ func (b *builder) stmt(st alg.Stmt, next *loc) *loc {
 		return b.end
 	case *alg.AtomicStmt:
 		return b.atomicStmt(st, next)
+	case *alg.FreeStmt:
+		return b.freeStmt(st, next)
 	case *alg.LockStmt:
 		l := b.newLoc(st.Pos, "")
 		l.lock = true

@@ -45,7 +45,7 @@ var reserved = map[string]bool{
 	"waiting": true, "shared": true, "succ": true, "opval": true, "same": true, "ordered": true,
 	"tonull": true, "noval": true, "sm": true, "isNew": true, "E": true, "A": true, "TC": true,
 	"idle": true, "ready": true, "yield": true, "error": true, "init": true, "schedule": true, "unschedule": true,
-	"inac": true, "kill": true, "instance": true,
+	"inac": true, "kill": true, "instance": true, "freed": true, "reuse_pick": true, "stale": true,
 }
 
 // Compile parses, checks and compiles an algorithm.

@@ -140,6 +140,7 @@ func (c *compiler) emitCore(prog *alg.Program) {
 			w.text("%%p %s(v_1, v_2) function", x)
 		}
 	}
+	c.emitReuse()
 }
 
 func (c *compiler) emitInstruments() {
@@ -268,6 +269,9 @@ func (c *compiler) updates(st *step) []update {
 	for _, u := range st.updates {
 		addU(u)
 	}
+	for _, u := range c.staleUpdates(st) {
+		addU(u)
+	}
 	cleared := map[string]bool{}
 	for _, x := range st.clear {
 		cleared[x] = true
@@ -285,6 +289,9 @@ func (c *compiler) updates(st *step) []update {
 		clear = st.clear
 	}
 	for _, x := range clear {
+		if u, ok := c.staleCleared(x); ok {
+			addU(u)
+		}
 		if c.s.thread[x] == "bool" {
 			addU(update{x + "(v)", x + "(v) & !tr_scheduled(v)"})
 		} else {
@@ -343,7 +350,7 @@ func (c *compiler) stepItes(st *step, cleared map[string]bool) (fields, all map[
 		all[k] = it
 	}
 	for _, a := range st.assigns {
-		if !cleared[a.name] && !c.setOnly(st, a) {
+		if !cleared[a.name] && (!c.setOnly(st, a) || a.reuse) {
 			all[a.name] = c.assignIte(a)
 		}
 	}
@@ -365,7 +372,7 @@ func (c *compiler) assignUpdate(st *step, a *threadAssign) update {
 // declared says whether a predicate exists in the model (an update of a
 // predicate switched off with `instrument off` is dropped).
 func (c *compiler) declared(name string) bool {
-	if strings.Contains(name, "[") && !strings.HasPrefix(name, "at[") {
+	if strings.Contains(name, "[") && !strings.HasPrefix(name, "at[") && !strings.HasPrefix(name, "stale[") {
 		return c.gen.has(name)
 	}
 	switch name {

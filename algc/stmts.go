@@ -18,6 +18,8 @@ type threadAssign struct {
 	// value); isNew: a new node.
 	src   alg.Expr
 	isNew bool
+	// reuse: the node is a reused one, whose fields are old (reuse.go).
+	reuse bool
 }
 
 // fieldStore is a write x.f := rhs, for the explicit updates of what the
@@ -40,6 +42,9 @@ func (b *builder) assignStmt(st *alg.AssignStmt, next *loc) *loc {
 		after = b.lpGroup(st.LP, next, st.Pos)
 	}
 	s := b.newStep(l, after, st.Pos, source(st.LHS)+" = "+source(st.RHS))
+	if isNewExpr(st.RHS) {
+		b.reuseSteps(l, st, after)
+	}
 	b.store(s, st.LHS, st.RHS)
 	b.focusAndReads(s, st.RHS)
 	b.targetFocus(s, st.LHS)
@@ -77,6 +82,7 @@ func (b *builder) store(s *step, lhs, rhs alg.Expr) {
 				s.allocs = append(s.allocs, l.Name)
 			}
 			s.writes[l.Name] = true
+			b.staleOnRead(s, l.Name, rhs)
 			a := &threadAssign{name: l.Name, src: rhs, isNew: s.news && isNewExpr(rhs)}
 			if kind == "bool" {
 				a.cond = b.g.cond(rhs, "v")
@@ -91,6 +97,7 @@ func (b *builder) store(s *step, lhs, rhs alg.Expr) {
 			return
 		}
 		s.updates = append(s.updates, update{l.Name + "(v)", sched(valOf("ts", "v"))})
+		b.staleOnWrite(s, l.Name)
 		if isNode(kind) {
 			s.change = &ptrChange{shared: l.Name, target: sched(valOf("ts", "@T@"))}
 		}
@@ -123,7 +130,7 @@ func (b *builder) store(s *step, lhs, rhs alg.Expr) {
 // the linearisation point lp, if any, on that side), one where it fails.
 // result, if not nil, is the bool variable the outcome is assigned to.
 func (b *builder) casSteps(l *loc, c *alg.CAS, lp *alg.LPMark, result alg.Expr, succTo, failTo *loc, pos alg.Pos) {
-	eq := sched(b.g.eq(c.Loc, c.Old, "ts"))
+	eq := sched("(" + b.g.eq(c.Loc, c.Old, "ts") + b.casTag(c) + ")")
 	after := succTo
 	if lp != nil {
 		after = b.lpGroup(lp, succTo, pos)

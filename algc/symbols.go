@@ -37,6 +37,11 @@ type symbols struct {
 	// assigns: the node of the operation's value, related by spec to the
 	// specification's node.
 	alloc map[string]string
+	// Memory reuse (reuse.go): whether the program frees; the tagged
+	// shared pointers; each snapshot variable's tagged pointer.
+	frees  bool
+	tagged map[string]bool
+	snap   map[string]string
 }
 
 func newSymbols(prog *alg.Program, e *errs) *symbols {
@@ -85,6 +90,7 @@ func newSymbols(prog *alg.Program, e *errs) *symbols {
 			s.alloc[op.Name] = x
 		}
 	}
+	s.reuseSymbols(prog, e)
 	return s
 }
 

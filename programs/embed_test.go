@@ -56,6 +56,12 @@ var embedCases = []embedCase{
 	{program: "stack/llist.alg", defines: []string{"THREADS=2"}, copies: 2, depth: 40, minConcrete: 2250},
 	{program: "stack/lockstack.alg", defines: []string{"THREADS=1"}, copies: 2, depth: 40, minConcrete: 250},
 	{program: "stack/lockstack.alg", defines: []string{"THREADS=2"}, copies: 2, depth: 40, minConcrete: 1050},
+	// Memory reuse (issue 21): free, new reusing a freed node (reached by
+	// depth 40) and a tagged Head, with one thread (with two the reuse
+	// model is faulty and the tagged one stores 25,356 abstract
+	// structures, too heavy for the suite).
+	{program: "stack/treiber-reuse.alg", defines: []string{"THREADS=1"}, copies: 2, depth: 40, minConcrete: 370},
+	{program: "stack/treiber-tagged.alg", defines: []string{"THREADS=1"}, copies: 2, depth: 40, minConcrete: 370},
 	// The team's list programs, lists of up to 4 nodes (two lists for
 	// append and merge), to the end of their concrete runs (create's
 	// grows without end and stops at the depth limit).

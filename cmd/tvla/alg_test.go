@@ -284,3 +284,39 @@ func TestTreiberCollapsedVerifies(t *testing.T) {
 		t.Errorf("collapsed treiber.alg: verified %v, %d stored, soft %+v; want verified in 2 rounds with 1292 stored", s.Verified, s.StructuresStored, s.SoftInvariants)
 	}
 }
+
+// Memory reuse (docs/algorithms.md, "Memory reuse"): Treiber's stack
+// whose pop frees the node it removed shows the thesis' ABA¹ fault with
+// two threads (Table 6.1, Figure 6.1: a pop's cas succeeds on a node
+// freed and reused by a push, and it returns the old value), with a
+// trace whose steps name the .alg lines; tagging Head with a
+// modification counter fixes it. Both verify with one thread.
+func TestTreiberReuseABA(t *testing.T) {
+	const prog = "../../programs/stack/treiber-reuse.alg"
+	code, out, _ := runCLI("run", prog, "-D", "THREADS=2", "--max-messages", "1", "--trace")
+	want := "linearisability: pop returns a value other than the specification's top (pop, line 46)"
+	if code != 1 || !strings.Contains(out, want) {
+		t.Fatalf("exit %d, want 1 with %q:\n%s", code, want, out)
+	}
+	for _, step := range []string{"push, line 22: n = new Node reuses a freed node", "push, line 22: n = new Node takes the freed node", "pop, line 47: free ss", "pop, line 46: cas(Head, ss, ssnext) succeeds"} {
+		if !strings.Contains(out, step) {
+			t.Errorf("the trace has no step %q:\n%s", step, out)
+		}
+	}
+	s := runSummary(t, 1, "run", prog, "-D", "THREADS=2", "--max-messages", "1", "--json", "-")
+	if s.StructuresStored != 1937 || s.Messages != 1 || s.Verified {
+		t.Errorf("%s THREADS=2: %d stored, %d messages, verified %v; want 1937 stored, 1 message", prog, s.StructuresStored, s.Messages, s.Verified)
+	}
+	// The fault replays concretely: a concrete run with two threads
+	// reaches the same message (breadth first, at depth 54).
+	code, out, _ = runCLI("run", prog, "-D", "THREADS=2", "--join", "conc", "--copies", "2", "--threads", "2", "--max-depth", "60", "--max-messages", "1")
+	if code != 1 || !strings.Contains(out, want) {
+		t.Errorf("concrete run: exit %d, want 1 with %q:\n%s", code, want, out)
+	}
+	for _, p := range []string{prog, "../../programs/stack/treiber-tagged.alg"} {
+		s := runSummary(t, 0, "run", p, "-D", "THREADS=1", "--json", "-")
+		if s.StructuresStored != 1666 || s.Messages != 0 || !s.Verified {
+			t.Errorf("%s THREADS=1: %d stored, %d messages, verified %v; want 1666 stored, verified", p, s.StructuresStored, s.Messages, s.Verified)
+		}
+	}
+}

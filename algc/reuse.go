@@ -1,0 +1,160 @@
+package algc
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/tvla-go/tvla/alg"
+)
+
+// Memory reuse (docs/algorithms.md, "Memory reuse"). `free x` marks x's
+// node freed(v) and changes nothing else: every pointer to it, the
+// freeing thread's and other threads', is left dangling and its fields
+// keep their values. When the program frees, `x = new T` has a second
+// outcome beside a fresh node: some freed node, chosen in two steps of
+// one atomic step (reuse_pick marks one freed node, Focus materialises
+// it, then x takes it and it is no longer freed). A tagged shared
+// pointer S carries a counter incremented by every write of S; a
+// thread's snapshot x of S (x = S) is stale[S,x](t) once S has been
+// written after it, and a cas on S with x succeeds only when S == x and
+// the snapshot is not stale.
+
+// reuseSymbols records what the program frees and tags.
+func (s *symbols) reuseSymbols(prog *alg.Program, e *errs) {
+	s.snap = alg.TaggedSnapshots(prog)
+	s.tagged = map[string]bool{}
+	for _, v := range prog.Shared {
+		if v.Tagged {
+			s.tagged[v.Name] = true
+		}
+	}
+	for _, op := range prog.Ops {
+		walkStmts(op.Body, func(st alg.Stmt) {
+			if f, ok := st.(*alg.FreeStmt); ok {
+				if len(prog.Types) > 1 && !s.frees {
+					e.add(f.Pos, "free in a program with several node types is not supported yet: a freed node could be reused as another type")
+				}
+				s.frees = true
+			}
+		})
+	}
+}
+
+// staleName is the predicate of x's snapshot of the tagged S.
+func staleName(shared, x string) string { return fmt.Sprintf("stale[%s,%s]", shared, x) }
+
+func (c *compiler) emitReuse() {
+	w := c.w
+	if c.s.frees {
+		w.text("// Memory reuse: freed(v), the node has been freed (pointers to it dangle);")
+		w.text("// reuse_pick(v), the freed node a new is about to reuse (within that step only).")
+		w.text("%%p freed(v)\n%%p reuse_pick(v) unique")
+	}
+	for _, x := range sortedKeys(c.s.snap) {
+		w.text("// %s(t): Head's counter has changed since t's snapshot %s of it.", staleName(c.s.snap[x], x), x)
+		w.text("%%p %s(v) THREAD_PRED", staleName(c.s.snap[x], x))
+	}
+}
+
+// freeStmt compiles free x: x's node is marked freed.
+func (b *builder) freeStmt(st *alg.FreeStmt, next *loc) *loc {
+	l := b.newLoc(st.Pos, "")
+	s := b.newStep(l, next, st.Pos, "free "+source(st.X))
+	b.focusAndReads(s, st.X)
+	s.updates = append(s.updates, update{"freed(v)", "freed(v) | " + sched(b.g.val(st.X, "ts", "v"))})
+	return l
+}
+
+// reuseSteps adds to x = new T, at l, the outcome that reuses a freed
+// node: a step that picks one (to an internal location) and a step that
+// assigns it.
+func (b *builder) reuseSteps(l *loc, st *alg.AssignStmt, after *loc) {
+	x, ok := st.LHS.(*alg.Name)
+	if !ok || !b.s.frees || !b.s.isThread(x.Name) {
+		return
+	}
+	mid := b.newLoc(st.Pos, "_reuse")
+	mid.internal = true
+	text := source(st.LHS) + " = " + source(st.RHS)
+	pick := b.newStep(l, mid, st.Pos, text+" reuses a freed node")
+	pick.pre = "E(w) freed(w)"
+	pick.updates = append(pick.updates, update{"reuse_pick(v)", "freed(v) & 1/2"})
+	take := b.newStep(mid, after, st.Pos, text+" takes the freed node")
+	take.focus = append(take.focus, "reuse_pick(v)")
+	take.pre = "E(w) reuse_pick(w)"
+	take.updates = append(take.updates, update{"freed(v)", "freed(v) & !reuse_pick(v)"}, update{"reuse_pick(v)", "0"})
+	take.writes[x.Name] = true
+	take.assigns = append(take.assigns, &threadAssign{name: x.Name, val: "reuse_pick(v_2)", reuse: true})
+}
+
+// staleOnWrite records that s writes the tagged S (staleUpdates makes
+// the updates once liveness is known).
+func (b *builder) staleOnWrite(s *step, shared string) {
+	if b.s.tagged[shared] {
+		s.tagWrite = shared
+	}
+}
+
+// staleUpdates: a write of the tagged S makes every live snapshot of it
+// stale, on every thread: those of the threads at a location where the
+// snapshot variable is live, and the writer's own if it stays live.
+// Dead snapshots stay unset, so that threads without one look alike.
+func (c *compiler) staleUpdates(st *step) []update {
+	if st.tagWrite == "" {
+		return nil
+	}
+	var out []update
+	for _, x := range sortedKeys(c.s.snap) {
+		if c.s.snap[x] != st.tagWrite {
+			continue
+		}
+		var at []string
+		for _, l := range c.b.locs {
+			if l.thread && c.live[l][x] {
+				at = append(at, "at["+l.name+"](v)")
+			}
+		}
+		p := staleName(st.tagWrite, x)
+		others := p + "(v)"
+		if len(at) > 0 {
+			others = "(" + p + "(v) | " + strings.Join(at, " | ") + ")"
+		}
+		self := "0"
+		if st.to != nil && c.live[st.to][x] {
+			self = "1"
+		}
+		out = append(out, update{p + "(v)", fmt.Sprintf("(tr_scheduled(v) ? %s : %s)", self, others)})
+	}
+	return out
+}
+
+// staleOnRead: x = S takes S's counter: the thread's snapshot is fresh.
+func (b *builder) staleOnRead(s *step, x string, rhs alg.Expr) {
+	r, ok := rhs.(*alg.Name)
+	if !ok || b.s.snap[x] == "" || b.s.snap[x] != r.Name {
+		return
+	}
+	p := staleName(r.Name, x)
+	s.updates = append(s.updates, update{p + "(v)", p + "(v) & !tr_scheduled(v)"})
+}
+
+// casTag is the extra condition of a cas on a tagged S: the snapshot is
+// not stale.
+func (b *builder) casTag(c *alg.CAS) string {
+	loc, ok1 := c.Loc.(*alg.Name)
+	old, ok2 := c.Old.(*alg.Name)
+	if !ok1 || !ok2 || !b.s.tagged[loc.Name] || b.s.snap[old.Name] != loc.Name {
+		return ""
+	}
+	return " & !" + staleName(loc.Name, old.Name) + "(ts)"
+}
+
+// staleCleared: a cleared snapshot variable's stale flag is reset, so
+// that threads that hold no snapshot look alike.
+func (c *compiler) staleCleared(x string) (update, bool) {
+	if c.s.snap[x] == "" {
+		return update{}, false
+	}
+	p := staleName(c.s.snap[x], x)
+	return update{p + "(v)", p + "(v) & !tr_scheduled(v)"}, true
+}
