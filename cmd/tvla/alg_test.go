@@ -304,8 +304,8 @@ func TestTreiberReuseABA(t *testing.T) {
 		}
 	}
 	s := runSummary(t, 1, "run", prog, "-D", "THREADS=2", "--max-messages", "1", "--json", "-")
-	if s.StructuresStored != 1937 || s.Messages != 1 || s.Verified {
-		t.Errorf("%s THREADS=2: %d stored, %d messages, verified %v; want 1937 stored, 1 message", prog, s.StructuresStored, s.Messages, s.Verified)
+	if s.StructuresStored != 1174 || s.Messages != 1 || s.Verified {
+		t.Errorf("%s THREADS=2: %d stored, %d messages, verified %v; want 1174 stored, 1 message", prog, s.StructuresStored, s.Messages, s.Verified)
 	}
 	// The fault replays concretely: a concrete run with two threads
 	// reaches the same message (breadth first, at depth 54).
@@ -315,8 +315,8 @@ func TestTreiberReuseABA(t *testing.T) {
 	}
 	for _, p := range []string{prog, "../../programs/stack/treiber-tagged.alg"} {
 		s := runSummary(t, 0, "run", p, "-D", "THREADS=1", "--json", "-")
-		if s.StructuresStored != 1666 || s.Messages != 0 || !s.Verified {
-			t.Errorf("%s THREADS=1: %d stored, %d messages, verified %v; want 1666 stored, verified", p, s.StructuresStored, s.Messages, s.Verified)
+		if s.StructuresStored != 434 || s.Messages != 0 || !s.Verified {
+			t.Errorf("%s THREADS=1: %d stored, %d messages, verified %v; want 434 stored, verified", p, s.StructuresStored, s.Messages, s.Verified)
 		}
 	}
 }
