@@ -254,14 +254,17 @@ func (pp *progParser) actionGuard(a *model.Action) error {
 	for _, c := range []struct {
 		kind Kind
 		name string
-	}{{FRAMEPRE, "%frame_pre"}, {COMPOSE, "%compose"}, {FRAME, "%frame"}} {
+		into *logic.Formula
+	}{{FRAMEPRE, "%frame_pre", &a.FramePre}, {COMPOSE, "%compose", &a.Compose}, {FRAME, "%frame", &a.Frame}} {
 		if pp.peekKind() == c.kind {
 			t := pp.next()
 			pp.warnOnce(t, c.name+" (graph decomposition)")
 			a.Unsupported = append(a.Unsupported, c.name)
-			if _, err := pp.formula(); err != nil {
+			f, err := pp.formula()
+			if err != nil {
 				return err
 			}
+			*c.into = f
 		}
 	}
 	if pp.peekKind() == FOCUS {
@@ -345,10 +348,13 @@ func (pp *progParser) actionEffect(a *model.Action) error {
 		t := pp.next()
 		pp.warnOnce(t, "%decompose (graph decomposition)")
 		a.Unsupported = append(a.Unsupported, "%decompose")
+		a.Decompose = &logic.Const{Value: logic.True}
 		if startsFormula(pp.peekKind()) {
-			if _, err := pp.formula(); err != nil {
+			f, err := pp.formula()
+			if err != nil {
 				return err
 			}
+			a.Decompose = f
 		}
 	}
 	return nil

@@ -51,6 +51,9 @@ func (pp *progParser) checkDeclarations() {
 	for _, m := range pp.globalM {
 		pp.checkMessage(m)
 	}
+	for _, d := range pp.prog.DecompNames {
+		pp.checkFormula(d.Formula, nil, pp.originPos(d.Origin), "")
+	}
 }
 
 // originPos turns a recorded "file:line:col" back into a Pos.
@@ -208,7 +211,7 @@ func (pp *progParser) checkFormula(f logic.Formula, free []logic.Var, at Pos, wh
 
 func (pp *progParser) checkMessage(m model.Message) {
 	at := pp.originPos(m.Origin)
-	pp.checkFormula(m.Focus, nil, at, "")
+	pp.checkFormula(m.Compose, nil, at, "")
 	pp.checkFormula(m.Formula, nil, at, "")
 }
 
