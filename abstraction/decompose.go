@@ -27,15 +27,15 @@ type DecomposeOptions struct {
 // Decompose cuts s into one structure per component of names, in order,
 // as TVLA 3's decomposing engine does before it abstracts and stores them
 // (observed on the reference; abstraction/testdata/decompose): the
-// component of a name holds the individuals of s where its formula is
-// not 0, with every value s gives them and the nullary values of s; the
-// markers of the other names are 0 and its own 1. When s has individuals
-// outside the component, one more individual stands for all of them:
-// outside is 1 on it and every other unary predicate 0 (sm included: it
-// is not a summary node), and its binary values are 0, or with
-// KeepBinary the join of those of the individuals it stands for. Values
-// of predicates of arity 3 or more that involve it are 0. The results are
-// not blurred.
+// component of a name holds the individuals of s where its formula is 1
+// (where it is 1/2 they are outside), with every value s gives them, and
+// the nullary values of s; the markers of the other names are 0 and its
+// own 1. When s has individuals outside the component, one more
+// individual stands for all of them: outside is 1 on it and every other
+// unary predicate 0 (sm included: it is not a summary node), and its
+// binary values are 0, or with KeepBinary the join of those of the
+// individuals it stands for. Values of predicates of arity 3 or more that
+// involve it are 0. The results are not blurred.
 func Decompose(s *tvl.Structure, names []Component, outside *tvl.Pred, opts DecomposeOptions) []*tvl.Structure {
 	out := make([]*tvl.Structure, 0, len(names))
 	for _, d := range names {
@@ -54,7 +54,7 @@ func component(s *tvl.Structure, d Component, outside *tvl.Pred, opts DecomposeO
 	bound := d.In.Bind(s)
 	var in, rest []int
 	for u := range s.Size() {
-		if bound.Eval(u) != logic.False {
+		if bound.Eval(u) == logic.True {
 			in = append(in, u)
 		} else {
 			rest = append(rest, u)

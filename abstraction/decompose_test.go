@@ -77,3 +77,48 @@ func TestDecomposeAsTheReference(t *testing.T) {
 		})
 	}
 }
+
+// An individual where the formula is 1/2 goes outside (testdata/decompose/
+// half.tvp, as TVLA 3 stores it): the component is a and one outside
+// individual.
+func TestDecomposeLeavesHalfOutside(t *testing.T) {
+	prog, _, err := tvp.LoadProgram("testdata/decompose/half.tvp", tvp.LoadConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	voc := prog.Vocabulary
+	d := prog.DecompNames[0]
+	m, err := voc.Declare("dname["+d.Name+"]", predicates.Core, nil, predicates.Properties{}, nil, d.Origin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := tvl.Compile(d.Formula, voc.Tvl(), []logic.Var{d.Var})
+	if err != nil {
+		t.Fatal(err)
+	}
+	inputs, err := tvp.LoadTVS("testdata/decompose/half.tvs", voc.Tvl(), tvp.LoadConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	outside := voc.Lookup("outside").Pred
+	c := abstraction.Decompose(inputs[0].Structures[0].Structure, []abstraction.Component{{Name: d.Name, Marker: m.Pred, In: in}}, outside, abstraction.DecomposeOptions{})[0]
+	b, _ := abstraction.Blur(c, voc.AbstractionPreds())
+	if b.Size() != 2 {
+		t.Fatalf("%d individuals, the reference has 2", b.Size())
+	}
+	mp := voc.Lookup("m").Pred
+	for u := range 2 {
+		if b.IsSummary(u) {
+			t.Errorf("individual %d is a summary node", u)
+		}
+		if b.Get(outside, u) == logic.True && b.Get(mp, u) != logic.False {
+			t.Errorf("the outside individual has m = %v", b.Get(mp, u))
+		}
+		if b.Get(outside, u) == logic.False && b.Get(mp, u) != logic.True {
+			t.Errorf("the inside individual has m = %v", b.Get(mp, u))
+		}
+	}
+	if b.Get(m.Pred) != logic.True {
+		t.Error("dname[M] is not 1")
+	}
+}
