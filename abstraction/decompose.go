@@ -6,7 +6,7 @@ import (
 )
 
 // Component is a compiled %dname of graph decomposition
-// (docs/decomposition.md): the individuals where In is not 0 make the
+// (docs/decomposition.md): the individuals where In is 1 make the
 // component Name, and its structures carry Marker, a nullary predicate
 // (TVLA's dname[Name]), at 1.
 type Component struct {
