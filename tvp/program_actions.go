@@ -141,8 +141,13 @@ func (pp *progParser) instantiate(def *actionDef, args []string) ([]*model.Actio
 	return as, nil
 }
 
-// actionParam is a %param x in S clause: the action stands for one action
-// per member of S.
+// actionParam is a %param x in S clause. TVLA 3's classic engine
+// instantiates the action for the first member of S only (in the order
+// written: linearization/cons with %pset Threads {t1,t2} schedules only
+// t1, with {t2,t1} only t2, and stores 14 structures; one action per
+// member stored 82), and so do we; members keeps S whole for the
+// decomposing engine, where a %pset presumably stands for every member
+// (docs/decomposition.md).
 type actionParam struct {
 	name    string
 	members []string
@@ -196,7 +201,7 @@ func (pp *progParser) actionBodies(def *actionDef, bind map[string]string) ([]*m
 			out = append(out, a)
 			return nil
 		}
-		for _, m := range params[i].members {
+		for _, m := range params[i].members[:min(1, len(params[i].members))] {
 			combo[params[i].name] = m
 			if err := each(i + 1); err != nil {
 				return err
