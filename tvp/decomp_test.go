@@ -89,3 +89,17 @@ func TestDecompositionClauseErrors(t *testing.T) {
 		})
 	}
 }
+
+// A %dname formula may not use a unary predicate that is not an
+// abstraction predicate: TVLA 3 refuses concurrent_lists/model1.tvp with
+// "Decomposition predicate locked_at[m_1] is not an abstraction
+// predicate", but under a negation (dcas/g's !dummy(v)); binary
+// predicates are allowed (linearization_tlq).
+func TestDecompositionPredicatesAreAbstraction(t *testing.T) {
+	c := programErrorCase{name: "nonabs in %dname",
+		main: "%p x(v)\n%p h(v) nonabs\n%p n(v1, v2)\n%dname x(v) | h(v) & !n(v, v) & !h(v) X\n%%\n%%\n",
+		want: `main.tvp:4:15: decomposition predicate h is not an abstraction predicate (a unary predicate a %dname formula uses outside a negation must be one)`}
+	if got := programErrors(t, c); got != c.want {
+		t.Errorf("errors:\n%s\nwant:\n%s", got, c.want)
+	}
+}
