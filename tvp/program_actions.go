@@ -145,7 +145,8 @@ func (pp *progParser) instantiate(def *actionDef, args []string) ([]*model.Actio
 // instantiates the action for the first member of S only (in the order
 // written: linearization/cons with %pset Threads {t1,t2} schedules only
 // t1, with {t2,t1} only t2, and stores 14 structures; one action per
-// member stored 82), and so do we; members keeps S whole for the
+// member stored 82), and so do we; an action parameter named x wins
+// (programs/testdata/param.tvp); members keeps S whole for the
 // decomposing engine, where a %pset presumably stands for every member
 // (docs/decomposition.md).
 type actionParam struct {
@@ -174,6 +175,14 @@ func (pp *progParser) actionBodies(def *actionDef, bind map[string]string) ([]*m
 			}
 			if pp.syntaxOnly {
 				members = []string{name.Text}
+			}
+			if _, shadowed := bind[name.Text]; shadowed {
+				// The action's own parameter of that name was
+				// substituted first: the %param names nothing left
+				// (TVLA 3 on linearization/cons/bounded, whose
+				// unschedule(trnm, to) also says %param trnm in
+				// Threads, acts on the thread given).
+				continue
 			}
 			params = append(params, actionParam{name.Text, members})
 		}
