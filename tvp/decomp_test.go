@@ -103,16 +103,3 @@ func TestDecompositionPredicatesAreAbstraction(t *testing.T) {
 		t.Errorf("errors:\n%s\nwant:\n%s", got, c.want)
 	}
 }
-
-// An update formula whose argument is a free variable of the precondition
-// is refused, as TVLA 3 refuses it ("Update formulae for at[p2_4] uses
-// variable t which clashes with a variable of the same name in a
-// precondition!", decomposition/concurrent_lists_b).
-func TestUpdateArgumentClashesWithPrecondition(t *testing.T) {
-	c := programErrorCase{name: "clash",
-		main: "%p at(v)\n%p s(v)\n%%\n%action Go() {\n  %p s(t)\n  {\n    at(t) = 1\n  }\n}\n%%\nL1 Go() L2\n",
-		want: `main.tvp:7:5: the update of at in action Go names its argument t, a free variable of the precondition: rename one of them (TVLA 3 refuses the clash)`}
-	if got := programErrors(t, c); got != c.want {
-		t.Errorf("errors:\n%s\nwant:\n%s", got, c.want)
-	}
-}
