@@ -358,7 +358,11 @@ func (c *actionCompiler) writtenUpdates() error {
 func (c *actionCompiler) derivedUpdates() error {
 	d := predicates.NewDifferencer(c.voc, c.explicit)
 	for _, p := range c.voc.DependencyOrder() {
-		if c.a.src.New {
+		// A predicate the action updates explicitly reads 0 on the new
+		// individuals, as every core predicate does (TVLA 3 does the same:
+		// programs/testdata/newinit.tvp); the others start from their
+		// definitions, which finite differencing relies on.
+		if c.a.src.New && !c.updated[p.Name] {
 			k, err := c.compile(p.Def, p.Params, "definition of "+p.Name)
 			if err != nil {
 				return err

@@ -91,7 +91,8 @@ func (a *Action) UpdateFrom(s *tvl.Structure, b Binding, bs Bindings) (*tvl.Stru
 	}
 	// New individuals join the pre-state: update formulas see them, with
 	// every predicate 0 except isNew (and instance for copies), and the
-	// instrumentation predicates as their definitions say.
+	// instrumentation predicates the action does not update explicitly
+	// as their definitions say (finite differencing reads them).
 	if a.src.New {
 		old := pre.Size()
 		a.create(pre, a.newF, b, false)

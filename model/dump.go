@@ -273,8 +273,8 @@ func (d *dumper) optional(kw string, f logic.Formula) {
 // one before the text.
 func (d *dumper) message(m Message) {
 	focus := ""
-	if m.Focus != nil {
-		focus = "[" + logic.String(m.Focus) + "] "
+	if m.Compose != nil {
+		focus = "[" + logic.String(m.Compose) + "] "
 	}
 	d.printf("  %%message %s(%s) -> %s  // at %s\n", focus, logic.String(m.Formula), strconv.Quote(m.Text), d.rel(m.Origin))
 }

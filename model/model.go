@@ -29,6 +29,18 @@ type Program struct {
 	// SoftInvariants are the soft invariants the loader generated (tvla
 	// run --soft-invariants), nil when none were asked for.
 	SoftInvariants *predicates.SoftInvariants
+	// DecompNames are the %dname declarations (graph decomposition,
+	// docs/decomposition.md), in order; the classic engine ignores them.
+	DecompNames []DecompName
+}
+
+// DecompName is a %dname: the component of a structure named Name holds
+// the individuals where Formula, whose one free variable is Var, is not 0.
+type DecompName struct {
+	Name    string
+	Formula logic.Formula
+	Var     logic.Var
+	Origin  string
 }
 
 // Edge is a CFG edge: from a location, through an action, to a location.
@@ -41,8 +53,11 @@ type Edge struct {
 // Message is a %message: Text is reported when Formula is potentially
 // satisfied (1 or 1/2).
 type Message struct {
-	// Focus is the optional bracketed formula of %message [f] g -> text.
-	Focus   logic.Formula
+	// Compose is the optional bracketed formula of %message [f] g ->
+	// text: for graph decomposition, the composition of components the
+	// message is checked on (docs/decomposition.md); TVLA's classic
+	// engine, like ours, ignores it.
+	Compose logic.Formula
 	Formula logic.Formula
 	Text    string
 	Origin  string
@@ -84,6 +99,10 @@ type Action struct {
 	Updates      []Update
 	// Retain is the %retain formula, or nil to keep every individual.
 	Retain logic.Formula
+	// The graph decomposition clauses (docs/decomposition.md), nil when
+	// absent: %frame_pre, %compose and %frame formulas, and %decompose's
+	// formula (1 for a bare %decompose). The classic engine ignores them.
+	FramePre, Compose, Frame, Decompose logic.Formula
 	// Unsupported names the clauses present that the engine ignores
 	// (graph decomposition's %decompose, %compose, %frame, ...).
 	Unsupported []string

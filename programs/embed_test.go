@@ -62,6 +62,9 @@ var embedCases = []embedCase{
 	// structures, too heavy for the suite).
 	{program: "stack/treiber-reuse.alg", defines: []string{"THREADS=1"}, copies: 2, depth: 40, minConcrete: 370},
 	{program: "stack/treiber-tagged.alg", defines: []string{"THREADS=1"}, copies: 2, depth: 40, minConcrete: 370},
+	// Small programs that pin down a behaviour of TVLA 3 (testdata/).
+	{program: "testdata/newinit.tvp", minConcrete: 3},
+	{program: "testdata/param.tvp", minConcrete: 4},
 	// The team's list programs, lists of up to 4 nodes (two lists for
 	// append and merge), to the end of their concrete runs (create's
 	// grows without end and stops at the depth limit).

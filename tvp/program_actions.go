@@ -141,8 +141,14 @@ func (pp *progParser) instantiate(def *actionDef, args []string) ([]*model.Actio
 	return as, nil
 }
 
-// actionParam is a %param x in S clause: the action stands for one action
-// per member of S.
+// actionParam is a %param x in S clause. TVLA 3's classic engine
+// instantiates the action for the first member of S only (in the order
+// written: linearization/cons with %pset Threads {t1,t2} schedules only
+// t1, with {t2,t1} only t2, and stores 14 structures; one action per
+// member stored 82), and so do we; an action parameter named x wins
+// (programs/testdata/param.tvp); members keeps S whole for the
+// decomposing engine, where a %pset presumably stands for every member
+// (docs/decomposition.md).
 type actionParam struct {
 	name    string
 	members []string
@@ -170,6 +176,14 @@ func (pp *progParser) actionBodies(def *actionDef, bind map[string]string) ([]*m
 			if pp.syntaxOnly {
 				members = []string{name.Text}
 			}
+			if _, shadowed := bind[name.Text]; shadowed {
+				// The action's own parameter of that name was
+				// substituted first: the %param names nothing left
+				// (TVLA 3 on linearization/cons/bounded, whose
+				// unschedule(trnm, to) also says %param trnm in
+				// Threads, acts on the thread given).
+				continue
+			}
 			params = append(params, actionParam{name.Text, members})
 		}
 		rest = pp.at
@@ -196,7 +210,7 @@ func (pp *progParser) actionBodies(def *actionDef, bind map[string]string) ([]*m
 			out = append(out, a)
 			return nil
 		}
-		for _, m := range params[i].members {
+		for _, m := range params[i].members[:min(1, len(params[i].members))] {
 			combo[params[i].name] = m
 			if err := each(i + 1); err != nil {
 				return err
@@ -254,14 +268,17 @@ func (pp *progParser) actionGuard(a *model.Action) error {
 	for _, c := range []struct {
 		kind Kind
 		name string
-	}{{FRAMEPRE, "%frame_pre"}, {COMPOSE, "%compose"}, {FRAME, "%frame"}} {
+		into *logic.Formula
+	}{{FRAMEPRE, "%frame_pre", &a.FramePre}, {COMPOSE, "%compose", &a.Compose}, {FRAME, "%frame", &a.Frame}} {
 		if pp.peekKind() == c.kind {
 			t := pp.next()
 			pp.warnOnce(t, c.name+" (graph decomposition)")
 			a.Unsupported = append(a.Unsupported, c.name)
-			if _, err := pp.formula(); err != nil {
+			f, err := pp.formula()
+			if err != nil {
 				return err
 			}
+			*c.into = f
 		}
 	}
 	if pp.peekKind() == FOCUS {
@@ -345,10 +362,13 @@ func (pp *progParser) actionEffect(a *model.Action) error {
 		t := pp.next()
 		pp.warnOnce(t, "%decompose (graph decomposition)")
 		a.Unsupported = append(a.Unsupported, "%decompose")
+		a.Decompose = &logic.Const{Value: logic.True}
 		if startsFormula(pp.peekKind()) {
-			if _, err := pp.formula(); err != nil {
+			f, err := pp.formula()
+			if err != nil {
 				return err
 			}
+			a.Decompose = f
 		}
 	}
 	return nil

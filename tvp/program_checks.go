@@ -51,6 +51,57 @@ func (pp *progParser) checkDeclarations() {
 	for _, m := range pp.globalM {
 		pp.checkMessage(m)
 	}
+	for _, d := range pp.prog.DecompNames {
+		pp.checkFormula(d.Formula, nil, pp.originPos(d.Origin), "")
+		pp.checkDecompPredicates(d)
+	}
+}
+
+// checkDecompPredicates reports the unary predicates a %dname formula
+// uses positively (not under a negation) that are not abstraction
+// predicates, as TVLA 3 does under either engine ("Decomposition
+// predicate locked_at[m_1] is not an abstraction predicate",
+// concurrent_lists/model1.tvp); negated ones (dcas/g's !dummy(v)) and
+// binary ones (linearization_tlq) are allowed. The predicates'
+// declarations decide: the --abs/--nonabs overrides come later.
+func (pp *progParser) checkDecompPredicates(d model.DecompName) {
+	var walk func(f logic.Formula, positive bool)
+	walk = func(f logic.Formula, positive bool) {
+		switch g := f.(type) {
+		case *logic.Atom:
+			if p := pp.voc.Lookup(g.Pred); positive && p != nil && p.Arity == 1 && !p.Abstraction() {
+				at := pp.originPos(d.Origin)
+				if q, ok := pp.posOf[f]; ok {
+					at = q
+				}
+				pp.typeError(at, "decomposition predicate %s is not an abstraction predicate (a unary predicate a %%dname formula uses outside a negation must be one)", g.Pred)
+			}
+		case *logic.Not:
+			walk(g.Sub, !positive)
+		case *logic.Binary:
+			switch g.Op {
+			case logic.And, logic.Or:
+				walk(g.Left, positive)
+				walk(g.Right, positive)
+			case logic.Implies:
+				walk(g.Left, !positive)
+				walk(g.Right, positive)
+			default: // both polarities
+				walk(g.Left, positive)
+				walk(g.Right, positive)
+				walk(g.Left, !positive)
+				walk(g.Right, !positive)
+			}
+		case *logic.If:
+			walk(g.Cond, positive)
+			walk(g.Cond, !positive)
+			walk(g.Then, positive)
+			walk(g.Else, positive)
+		case *logic.Quant:
+			walk(g.Body, positive)
+		}
+	}
+	walk(d.Formula, true)
 }
 
 // originPos turns a recorded "file:line:col" back into a Pos.
@@ -208,7 +259,7 @@ func (pp *progParser) checkFormula(f logic.Formula, free []logic.Var, at Pos, wh
 
 func (pp *progParser) checkMessage(m model.Message) {
 	at := pp.originPos(m.Origin)
-	pp.checkFormula(m.Focus, nil, at, "")
+	pp.checkFormula(m.Compose, nil, at, "")
 	pp.checkFormula(m.Formula, nil, at, "")
 }
 

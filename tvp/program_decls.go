@@ -143,18 +143,42 @@ func (pp *progParser) closeCycle() error {
 	return err
 }
 
-// dname reads %dname formula [message], a graph decomposition clause this
-// engine does not support, with a warning.
+// dname reads %dname formula [name]: a graph decomposition component
+// (docs/decomposition.md), recorded in the program with a warning, since
+// the classic engine ignores it. The formula has one free variable; the
+// name, a message, is the formula's text when absent.
 func (pp *progParser) dname() error {
-	pp.warnOnce(pp.next(), "%dname (graph decomposition)")
-	if _, err := pp.formula(); err != nil {
+	kw := pp.next()
+	pp.warnOnce(kw, "%dname (graph decomposition)")
+	at := pp.peek()
+	f, err := pp.formula()
+	if err != nil {
 		return err
 	}
+	// The component's individual is v, or the one free variable. TVLA
+	// accepts formulas with more free variables (linearization_tlq's
+	// !rv[fld](v1, v2)); what they mean there is not known.
+	free := logic.FreeVars(f)
+	d := model.DecompName{Formula: f, Name: logic.String(f), Origin: kw.Pos.String()}
+	for _, v := range free {
+		if v == "v" || len(free) == 1 {
+			d.Var = v
+		}
+	}
+	if d.Var == "" {
+		return pp.errorf(at, "the formula of %%dname needs a free variable for the individual in the component (v, or the only one)")
+	}
 	if k := pp.peekKind(); k == STRING || k == ID {
-		if _, err := pp.messageText(); err != nil {
+		if d.Name, err = pp.messageText(); err != nil {
 			return err
 		}
 	}
+	for _, o := range pp.prog.DecompNames {
+		if o.Name == d.Name {
+			return pp.errorf(kw, "%%dname %s declared twice (first at %s)", d.Name, o.Origin)
+		}
+	}
+	pp.prog.DecompNames = append(pp.prog.DecompNames, d)
 	return nil
 }
 
@@ -442,7 +466,7 @@ func (pp *progParser) messageClause() (model.Message, error) {
 		if _, err := pp.expect(RBR, "']'"); err != nil {
 			return m, err
 		}
-		m.Focus = f
+		m.Compose = f
 	}
 	// When no -> is followed by something that reads as a message, the
 	// last top-level -> is taken, and reading the message says what is

@@ -50,7 +50,7 @@ var documentedProperties = map[string]documentedProperty{
 	"tvla.parser.externalMacros":                     keep,
 	"tvla.parser.searchPath":                         keep,
 	"tvla.engine.freezeStructuresWithMessages":       fixed("structures with messages are always propagated here", "false"),
-	"tvla.engine.type":                               fixed("only the classic chaotic-iteration engine is implemented (no tvmc, ddfs, pasta or the decomposing dtvla)", "tvla"),
+	"tvla.engine.type":                               fixed("only the classic chaotic-iteration engine is implemented (no tvmc, ddfs, pasta, or the decomposing dtvla: docs/decomposition.md says how far it is)", "tvla"),
 	"tvla.engine.autoResolveType":                    fixed("the engine is never chosen by file extension here", "true", "false"),
 	"tvla.engine.checkMessagesAtFixpoint":            fixed("messages are checked as actions apply", "false"),
 	"tvla.implementation":                            fixed("the functional implementation is not reproduced (TVLA 3's own fails to run)", "base"),

@@ -1,0 +1,94 @@
+package abstraction
+
+import (
+	"github.com/tvla-go/tvla/logic"
+	"github.com/tvla-go/tvla/tvl"
+)
+
+// Component is a compiled %dname of graph decomposition
+// (docs/decomposition.md): the individuals where In is 1 make the
+// component Name, and its structures carry Marker, a nullary predicate
+// (TVLA's dname[Name]), at 1.
+type Component struct {
+	Name   string
+	Marker *tvl.Pred
+	// In is the %dname formula, compiled over its one variable.
+	In *tvl.Compiled
+}
+
+// DecomposeOptions are TVLA's tvla.decompose.outside properties.
+type DecomposeOptions struct {
+	// KeepBinary keeps, on the outside individual, the join of the binary
+	// values of the individuals it stands for (TVLA's outside.keepBinary
+	// with outside.merge; without merge TVLA keeps none).
+	KeepBinary bool
+}
+
+// Decompose cuts s into one structure per component of names, in order,
+// as TVLA 3's decomposing engine does before it abstracts and stores them
+// (observed on the reference; abstraction/testdata/decompose): the
+// component of a name holds the individuals of s where its formula is 1
+// (where it is 1/2 they are outside), with every value s gives them, and
+// the nullary values of s; the markers of the other names are 0 and its
+// own 1. When s has individuals outside the component, one more
+// individual stands for all of them: outside is 1 on it and every other
+// unary predicate 0 (sm included: it is not a summary node), and its
+// binary values are 0, or with KeepBinary the join of those of the
+// individuals it stands for. Values of predicates of arity 3 or more that
+// involve it are 0. The results are not blurred.
+func Decompose(s *tvl.Structure, names []Component, outside *tvl.Pred, opts DecomposeOptions) []*tvl.Structure {
+	out := make([]*tvl.Structure, 0, len(names))
+	for _, d := range names {
+		c := component(s, d, outside, opts)
+		for _, o := range names {
+			c.Set(o.Marker, logic.False)
+		}
+		c.Set(d.Marker, logic.True)
+		out = append(out, c)
+	}
+	return out
+}
+
+// component is the component of s for d, without its markers set.
+func component(s *tvl.Structure, d Component, outside *tvl.Pred, opts DecomposeOptions) *tvl.Structure {
+	bound := d.In.Bind(s)
+	var in, rest []int
+	for u := range s.Size() {
+		if bound.Eval(u) == logic.True {
+			in = append(in, u)
+		} else {
+			rest = append(rest, u)
+		}
+	}
+	c := s.Project(in)
+	if len(rest) == 0 {
+		return c
+	}
+	o := c.AddIndividual()
+	c.Set(outside, logic.True, o)
+	if !opts.KeepBinary {
+		return c
+	}
+	for _, p := range s.Vocabulary().OfArity(2) {
+		for i, u := range in {
+			c.Set(p, joinOver(rest, func(w int) logic.Kleene { return s.Get(p, u, w) }), i, o)
+			c.Set(p, joinOver(rest, func(w int) logic.Kleene { return s.Get(p, w, u) }), o, i)
+		}
+		c.Set(p, joinOver(rest, func(w int) logic.Kleene {
+			return joinOver(rest, func(x int) logic.Kleene { return s.Get(p, w, x) })
+		}), o, o)
+	}
+	return c
+}
+
+// joinOver is the join (1/2 unless all agree) of f over us, which is not
+// empty.
+func joinOver(us []int, f func(int) logic.Kleene) logic.Kleene {
+	v := f(us[0])
+	for _, u := range us[1:] {
+		if f(u) != v {
+			return logic.Unknown
+		}
+	}
+	return v
+}
