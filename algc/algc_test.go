@@ -120,3 +120,25 @@ func FuzzCompile(f *testing.F) {
 		}
 	})
 }
+
+// A write of a snapshot focuses on the other snapshot a generated
+// predicate relates it to (same[sshead,sstail], succ[sstail,n]), so that
+// the predicate's new value is definite; a snapshot that is not related
+// to the written one is not focused.
+func TestPairFocus(t *testing.T) {
+	out := compileFile(t, "../programs/queue/msqueue.alg")
+	deqTail := action(out.TVP, "dequeue, line 63: sstail = Tail")
+	if !strings.Contains(deqTail, "%f {") || !strings.Contains(deqTail, "(E(ts) tr_scheduled(ts) & sshead(ts, v))") {
+		t.Errorf("sstail = Tail does not focus on sshead (same[sshead,sstail]):\n%s", deqTail)
+	}
+	enqTail := action(out.TVP, "enqueue, line 36: sstail = Tail")
+	if !strings.Contains(enqTail, "(E(ts) tr_scheduled(ts) & n(ts, v))") {
+		t.Errorf("sstail = Tail does not focus on n (succ[sstail,n]):\n%s", enqTail)
+	}
+	// The data variable of opval[n] is not a node: lv = ssnext.val
+	// focuses only on what it reads.
+	val := action(out.TVP, "dequeue, line 78: lv = ssnext.val")
+	if strings.Contains(val, "sshead(ts, v)") || strings.Contains(val, "n(ts, v)") {
+		t.Errorf("lv = ssnext.val focuses on a node variable it does not read:\n%s", val)
+	}
+}

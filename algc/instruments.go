@@ -27,6 +27,9 @@ type instrument struct {
 	requested bool
 	// dataVar is opval's data variable.
 	dataVar string
+	// pair names the two thread-local node variables of a same[x,y],
+	// succ[x,y] or ordered[x,y] predicate (pairfocus.go).
+	pair [2]string
 }
 
 type instruments struct {
