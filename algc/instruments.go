@@ -113,6 +113,9 @@ func (c *compiler) listInstruments(in *instruments) {
 		in.add(&instrument{name: r, decl: fmt.Sprintf("%%i %s(v) = E(u) %s(u) & %s*(u, v)", r, x, L), rules: []string{
 			fmt.Sprintf("%%r %s(v_1) & !circ(v_1) & %s(v_2) ==> !%s(v_2, v_1)", x, r, L),
 			fmt.Sprintf("%%r %s(v_1) & !%s(v_2) ==> !%s(v_1, v_2)", r, r, L),
+			// Two nodes of the list have the same successor only on a
+			// cycle: the path from x is unique.
+			fmt.Sprintf("%%r %s(v_1) & %s(v_2) & v_1 != v_2 & %s(v_1, v) & !circ(v) ==> !%s(v_2, v)", r, r, L, L),
 		}})
 	}
 	if !c.spec.relation {
