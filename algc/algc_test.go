@@ -142,3 +142,23 @@ func TestPairFocus(t *testing.T) {
 		t.Errorf("lv = ssnext.val focuses on a node variable it does not read:\n%s", val)
 	}
 }
+
+// The specification's nodes are a sort of their own: its steps make
+// them, and no variable, shared pointer or link of the algorithm reaches
+// them.
+func TestSpecSort(t *testing.T) {
+	out := compileFile(t, "../programs/queue/dglm.alg")
+	for _, want := range []string{"%p is_spec(v)", "%r Tail_S(v) ==> is_spec(v)", "%r is_spec(v) ==> !Tail(v)",
+		"%r is_spec(v_2) ==> !ssnext(v_1, v_2)", "%r !is_spec(v_1) & next(v_1, v_2) ==> !is_spec(v_2)", "%r spec(v_1, v_2) ==> is_spec(v_2)"} {
+		if !strings.Contains(out.TVP, want) {
+			t.Errorf("model lacks %q", want)
+		}
+	}
+	lp := action(out.TVP, "enqueue, line 43: linearisation point: the specification's enqueue(lv)")
+	if !strings.Contains(lp, "is_spec(v) = is_spec(v) | isNew(v)") {
+		t.Errorf("the specification's enqueue does not make its node a specification node:\n%s", lp)
+	}
+	if a := action(out.TVP, "enqueue, line 33: n = new Node"); a == "" || strings.Contains(a, "is_spec") {
+		t.Errorf("the algorithm's allocation touches is_spec:\n%s", a)
+	}
+}
