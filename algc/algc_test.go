@@ -79,14 +79,15 @@ func TestParseConj(t *testing.T) {
 }
 
 // The guard of an overwrite is the definition with the overwritten atom
-// replaced by the overwrite's condition.
+// replaced by where the overwrite changes it: under the condition, where
+// the new value differs from the old.
 func TestGuarded(t *testing.T) {
 	c := parseConj("%i has[f](v) = E(u) f(v, u)")
 	ites := map[string]*ite{"f": {pred: "f", arity: 2,
 		cond: func(x string) string { return "A(" + x + ")" },
 		val:  func(x, y string) string { return "B(" + y + ")" }}}
 	u, ok := guarded("has[f]", c, ites, "")
-	if !ok || u.rhs != "(((E(u) A(v))) ? (E(u) (A(v) ? B(u) : f(v, u))) : has[f](v))" {
+	if !ok || u.rhs != "(((E(u) A(v) & (B(u) ? !f(v, u) : f(v, u)))) ? (E(u) (A(v) ? B(u) : f(v, u))) : has[f](v))" {
 		t.Errorf("guarded has[f]: %q", u.rhs)
 	}
 	if _, ok := guarded("has[g]", parseConj("%i has[g](v) = E(u) g(v, u)"), ites, ""); ok {
