@@ -179,3 +179,45 @@ func TestClearedAndOverwritten(t *testing.T) {
 		t.Errorf("a failing cas's cleared opval[ss] is not the plain form:\n%s", fail)
 	}
 }
+
+// A write of a snapshot focuses on the other snapshot a generated
+// predicate relates it to (same[sshead,sstail], succ[sstail,n]), so that
+// the predicate's new value is definite; a snapshot that is not related
+// to the written one is not focused.
+func TestPairFocus(t *testing.T) {
+	out := compileFile(t, "../programs/queue/msqueue.alg")
+	deqTail := action(out.TVP, "dequeue, line 63: sstail = Tail")
+	if !strings.Contains(deqTail, "%f {") || !strings.Contains(deqTail, "(E(ts) tr_scheduled(ts) & sshead(ts, v))") {
+		t.Errorf("sstail = Tail does not focus on sshead (same[sshead,sstail]):\n%s", deqTail)
+	}
+	enqTail := action(out.TVP, "enqueue, line 36: sstail = Tail")
+	if !strings.Contains(enqTail, "(E(ts) tr_scheduled(ts) & n(ts, v))") {
+		t.Errorf("sstail = Tail does not focus on n (succ[sstail,n]):\n%s", enqTail)
+	}
+	// The data variable of opval[n] is not a node: lv = ssnext.val
+	// focuses only on what it reads.
+	val := action(out.TVP, "dequeue, line 78: lv = ssnext.val")
+	if strings.Contains(val, "sshead(ts, v)") || strings.Contains(val, "n(ts, v)") {
+		t.Errorf("lv = ssnext.val focuses on a node variable it does not read:\n%s", val)
+	}
+}
+
+// The specification's nodes are a sort of their own: its steps make
+// them, and no variable, shared pointer or link of the algorithm reaches
+// them.
+func TestSpecSort(t *testing.T) {
+	out := compileFile(t, "../programs/queue/dglm.alg")
+	for _, want := range []string{"%p is_spec(v)", "%r Tail_S(v) ==> is_spec(v)", "%r is_spec(v) ==> !Tail(v)",
+		"%r is_spec(v_2) ==> !ssnext(v_1, v_2)", "%r !is_spec(v_1) & next(v_1, v_2) ==> !is_spec(v_2)", "%r spec(v_1, v_2) ==> is_spec(v_2)"} {
+		if !strings.Contains(out.TVP, want) {
+			t.Errorf("model lacks %q", want)
+		}
+	}
+	lp := action(out.TVP, "enqueue, line 43: linearisation point: the specification's enqueue(lv)")
+	if !strings.Contains(lp, "is_spec(v) = is_spec(v) | isNew(v)") {
+		t.Errorf("the specification's enqueue does not make its node a specification node:\n%s", lp)
+	}
+	if a := action(out.TVP, "enqueue, line 33: n = new Node"); a == "" || strings.Contains(a, "is_spec") {
+		t.Errorf("the algorithm's allocation touches is_spec:\n%s", a)
+	}
+}

@@ -85,6 +85,7 @@ func CompileProgram(file string, prog *alg.Program) (*Output, error) {
 		return nil, err
 	}
 	c.liveness()
+	c.pairFocus()
 	c.privacy()
 	c.w = &writer{}
 	c.emitTVP(prog)

@@ -141,6 +141,39 @@ func (c *compiler) emitCore(prog *alg.Program) {
 		}
 	}
 	c.emitReuse()
+	c.emitSpecSort()
+}
+
+// emitSpecSort declares is_spec, the sort of the specification's nodes,
+// with what the compiler knows of it: only the specification's steps
+// make such nodes, and only its heads, its list links and spec point at
+// them; the algorithm's pointers, variables and links stay among its own
+// nodes. Without the sort, a summary thread's variable that is 1/2
+// towards a specification node could be focused onto it (the collapsed
+// DGLM queue then moved Tail into the specification's list).
+func (c *compiler) emitSpecSort() {
+	w, L := c.w, c.s.link
+	w.text("// is_spec(v): v is a node of the specification's list (made by its steps).")
+	w.text("%%p is_spec(v)")
+	for _, h := range c.spec.heads() {
+		w.text("%%r %s(v) ==> is_spec(v)", h)
+	}
+	for _, v := range c.s.prog.Shared {
+		if isNode(v.Kind.Name) {
+			w.text("%%r is_spec(v) ==> !%s(v)", v.Name)
+		}
+	}
+	for _, x := range c.s.threadOrder {
+		if isNode(c.s.thread[x]) {
+			w.text("%%r is_spec(v_2) ==> !%s(v_1, v_2)", x)
+		}
+	}
+	w.text("%%r is_spec(v_1) & %s(v_1, v_2) ==> is_spec(v_2)", L)
+	w.text("%%r !is_spec(v_1) & %s(v_1, v_2) ==> !is_spec(v_2)", L)
+	if c.spec.relation {
+		w.text("%%r spec(v_1, v_2) ==> is_spec(v_2)")
+		w.text("%%r spec(v_1, v_2) ==> !is_spec(v_1)")
+	}
 }
 
 func (c *compiler) emitInstruments() {

@@ -44,7 +44,7 @@ func (c *compiler) family(n *alg.PredName) (*instrument, string) {
 			return nil, e
 		}
 		x, y := args[0], args[1]
-		return &instrument{name: name, decl: fmt.Sprintf("%%i %s(v) = E(u_1, u_2) %s(v, u_1) & %s(v, u_2) & %s(u_1, u_2)%s", name, x, y, L, threadPred),
+		return &instrument{name: name, pair: [2]string{x, y}, decl: fmt.Sprintf("%%i %s(v) = E(u_1, u_2) %s(v, u_1) & %s(v, u_2) & %s(u_1, u_2)%s", name, x, y, L, threadPred),
 			rules: []string{
 				fmt.Sprintf("%%r (E(v_3) %s(v_3) & %s(v_3, v_1) & %s(v_3, v_2)) ==> %s(v_1, v_2)", name, x, y, L),
 				fmt.Sprintf("%%r (E(v_3) %s(v_1) & %s(v_1, v_3) & %s(v_3, v_2)) ==> %s(v_1, v_2)", name, x, L, y),
@@ -66,7 +66,7 @@ func (c *compiler) family(n *alg.PredName) (*instrument, string) {
 			return nil, e
 		}
 		x, y := args[0], args[1]
-		return &instrument{name: name, decl: fmt.Sprintf("%%i %s(v) = E(u) %s(v, u) & %s(v, u)%s", name, x, y, threadPred),
+		return &instrument{name: name, pair: [2]string{x, y}, decl: fmt.Sprintf("%%i %s(v) = E(u) %s(v, u) & %s(v, u)%s", name, x, y, threadPred),
 			rules: []string{
 				fmt.Sprintf("%%r %s(v_1) & %s(v_1, v_2) ==> %s(v_1, v_2)", name, x, y),
 				fmt.Sprintf("%%r %s(v_1) & %s(v_1, v_2) ==> %s(v_1, v_2)", name, y, x),
@@ -82,7 +82,7 @@ func (c *compiler) family(n *alg.PredName) (*instrument, string) {
 			return nil, fmt.Sprintf("%s needs a shared pointer of the list type, whose reachability orders the nodes", name)
 		}
 		x, y, r := args[0], args[1], "reach["+heads[0]+"]"
-		return &instrument{name: name, collapsed: true,
+		return &instrument{name: name, collapsed: true, pair: [2]string{x, y},
 			decl: fmt.Sprintf("%%i %s(v) = E(u_1, u_2) %s(v, u_1) & %s(v, u_2) & (%s(u_1) -> %s(u_2)) nonabs", name, x, y, r, r),
 			rules: []string{
 				fmt.Sprintf("%%r (E(v_1, v_2) %s(v_1) & %s(v_1, v_2) & %s(v_1, v) & %s(v_2)) ==> %s(v)", name, x, y, r, r),

@@ -118,7 +118,7 @@ func guarded(name string, c *conj, ites map[string]*ite, mine string) (update, b
 			jt := ites[b.pred]
 			switch {
 			case j == i:
-				g = append(g, it.cond(a.args[0]))
+				g = append(g, changed(it, a))
 			case jt != nil && len(b.args) == jt.arity:
 				g = append(g, fmt.Sprintf("(%s | %s)", b.text, jt.cond(b.args[0])))
 			default:
@@ -136,6 +136,20 @@ func guarded(name string, c *conj, ites map[string]*ite, mine string) (update, b
 	}
 	lhs := name + "(v)"
 	return update{lhs, fmt.Sprintf("((%s) ? %s : %s)", strings.Join(guards, " | "), c.quantify(post), lhs)}, true
+}
+
+// changed says where the overwrite changes atom a's tuple: under the
+// condition, and where the new value differs from the old. A field that
+// was null and gets a node (a successful cas on a null next) changes no
+// tuple a witness of the old definition used, so only the facts the new
+// tuple can make are re-evaluated.
+func changed(it *ite, a atom) string {
+	if it.arity == 1 {
+		x := a.args[0]
+		return fmt.Sprintf("%s & (%s ? !%s(%s) : %s(%s))", it.cond(x), it.val(x, ""), a.pred, x, a.pred, x)
+	}
+	x, y := a.args[0], a.args[1]
+	return fmt.Sprintf("%s & (%s ? !%s(%s, %s) : %s(%s, %s))", it.cond(x), it.val(x, y), a.pred, x, y, a.pred, x, y)
 }
 
 // guardedUpdates are the guarded updates of the generated predicates

@@ -27,6 +27,9 @@ type instrument struct {
 	requested bool
 	// dataVar is opval's data variable.
 	dataVar string
+	// pair names the two thread-local node variables of a same[x,y],
+	// succ[x,y] or ordered[x,y] predicate (pairfocus.go).
+	pair [2]string
 }
 
 type instruments struct {
@@ -115,6 +118,9 @@ func (c *compiler) listInstruments(in *instruments) {
 			// back to it unless it is on a cycle (Coerce could see
 			// that only once x moved there, after an update).
 			fmt.Sprintf("%%r (E(v_3) %s(v_3) & %s(v_3, v_1) & v_3 != v_2) & !circ(v_1) & %s(v_2) ==> !%s(v_2, v_1)", x, L, r, L),
+			// Two nodes of the list have the same successor only on a
+			// cycle: the path from x is unique.
+			fmt.Sprintf("%%r %s(v_1) & %s(v_2) & v_1 != v_2 & %s(v_1, v) & !circ(v) ==> !%s(v_2, v)", r, r, L, L),
 		}})
 	}
 	if !c.spec.relation {

@@ -86,7 +86,7 @@ func (sp *specLib) insertSteps(b *builder, at, next *loc, pos alg.Pos) {
 	st.news = true
 	st.flags = map[string]bool{"doneLP": true}
 	st.reads[param] = true
-	up := []update{{"is_node(v)", "is_node(v) | isNew(v)"}}
+	up := []update{{"is_node(v)", "is_node(v) | isNew(v)"}, {"is_spec(v)", "is_spec(v) | isNew(v)"}}
 	if sp.queue() {
 		up = append(up, update{"Tail_S(v)", "isNew(v)"},
 			update{L + "(v_1, v_2)", L + "(v_1, v_2) | Tail_S(v_1) & isNew(v_2)"})
@@ -265,7 +265,7 @@ func (sp *specLib) initStep(b *builder, at, next *loc, pos alg.Pos, initAlloc st
 	}
 	st := b.newStep(at, next, pos, "the specification's initial state")
 	st.news = true
-	st.updates = []update{{"is_node(v)", "is_node(v) | isNew(v)"}, {"Head_S(v)", "isNew(v)"}, {"Tail_S(v)", "isNew(v)"},
+	st.updates = []update{{"is_node(v)", "is_node(v) | isNew(v)"}, {"is_spec(v)", "is_spec(v) | isNew(v)"}, {"Head_S(v)", "isNew(v)"}, {"Tail_S(v)", "isNew(v)"},
 		{"reach[Head_S](v)", "reach[Head_S](v) | isNew(v)"}, {"circ(v)", "circ(v)"}}
 	if initAlloc != "" && sp.relation {
 		st.reads[initAlloc] = true

@@ -320,3 +320,15 @@ func TestTreiberReuseABA(t *testing.T) {
 		}
 	}
 }
+
+// The Michael-Scott queue with two threads: about 10 s of analysis, so
+// not with -short.
+func TestMSQueueTwoThreadsVerifies(t *testing.T) {
+	if testing.Short() {
+		t.Skip("about 10 s of analysis")
+	}
+	s := runSummary(t, 0, "run", "../../programs/queue/msqueue.alg", "-D", "THREADS=2", "--json", "-")
+	if s.StructuresStored != 11881 || s.Messages != 0 || !s.Verified {
+		t.Errorf("msqueue.alg THREADS=2: %d stored, %d messages, verified %v; want 11881 stored, verified", s.StructuresStored, s.Messages, s.Verified)
+	}
+}
