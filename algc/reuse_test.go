@@ -25,7 +25,7 @@ func TestReuseCompiles(t *testing.T) {
 		"%p stale[Head,ss](v) THREAD_PRED",
 		`%t "push, line 22: n = new Node reuses a freed node"`,
 		"%p E(w) freed(w)",
-		"%f { reuse_pick(v) }",
+		"%f { reuse_pick(v)",
 		"freed(v) = freed(v) | (E(ts) tr_scheduled(ts) & ss(ts, v))",
 		"%p (E(ts) tr_scheduled(ts) & ((A(w_4) (Head(w_4) <-> ss(ts, w_4))) & !stale[Head,ss](ts)))",
 		"stale[Head,ss](v) = stale[Head,ss](v) & !tr_scheduled(v)",
