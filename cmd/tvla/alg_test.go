@@ -313,6 +313,10 @@ func TestTreiberReuseABA(t *testing.T) {
 	if code != 1 || !strings.Contains(out, want) {
 		t.Errorf("concrete run: exit %d, want 1 with %q:\n%s", code, want, out)
 	}
+	// The tag is the fix: with two threads the tagged stack verifies.
+	if s := runSummary(t, 0, "run", "../../programs/stack/treiber-tagged.alg", "-D", "THREADS=2", "--json", "-"); s.StructuresStored != 6234 || !s.Verified {
+		t.Errorf("treiber-tagged.alg THREADS=2: %d stored, verified %v; want 6234 stored, verified", s.StructuresStored, s.Verified)
+	}
 	for _, p := range []string{prog, "../../programs/stack/treiber-tagged.alg"} {
 		s := runSummary(t, 0, "run", p, "-D", "THREADS=1", "--json", "-")
 		if s.StructuresStored != 434 || s.Messages != 0 || !s.Verified {
