@@ -48,6 +48,17 @@ type errs struct {
 	list ErrorList
 }
 
+// Errors collects positioned errors for a checker outside this package
+// (the compiler's checks) and reports them as the parser does: sorted by
+// position, exact duplicates dropped, at most maxErrors.
+type Errors struct{ e errs }
+
+// Add records an error at p.
+func (c *Errors) Add(p Pos, format string, args ...any) { c.e.add(p, format, args...) }
+
+// Err returns the errors recorded, or nil.
+func (c *Errors) Err() error { return c.e.result() }
+
 func (e *errs) add(p Pos, format string, args ...any) {
 	e.list = append(e.list, &Error{Pos: p, Msg: fmt.Sprintf(format, args...)})
 }

@@ -9,7 +9,6 @@
 package algc
 
 import (
-	"fmt"
 	"sort"
 
 	"github.com/tvla-go/tvla/alg"
@@ -192,22 +191,10 @@ func sortedKeys[V any](m map[string]V) []string {
 }
 
 // errs collects positioned errors.
-type errs struct{ list alg.ErrorList }
+// errs collects the compiler's positioned errors (alg.Errors: sorted,
+// deduplicated, bounded as the parser's).
+type errs struct{ alg.Errors }
 
-func (e *errs) add(p alg.Pos, format string, args ...any) {
-	e.list = append(e.list, &alg.Error{Pos: p, Msg: fmt.Sprintf(format, args...)})
-}
+func (e *errs) add(p alg.Pos, format string, args ...any) { e.Add(p, format, args...) }
 
-func (e *errs) err() error {
-	if len(e.list) == 0 {
-		return nil
-	}
-	sort.SliceStable(e.list, func(i, j int) bool {
-		a, b := e.list[i].Pos, e.list[j].Pos
-		if a.Line != b.Line {
-			return a.Line < b.Line
-		}
-		return a.Col < b.Col
-	})
-	return e.list
-}
+func (e *errs) err() error { return e.Err() }
