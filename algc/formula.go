@@ -94,28 +94,34 @@ func (g *fgen) eq(a, b alg.Expr, t string) string {
 // sched wraps a formula over thread ts: "for the scheduled thread".
 func sched(f string) string { return "(E(ts) tr_scheduled(ts) & " + f + ")" }
 
+// postOrder calls visit on every subexpression of x, each after its
+// operands.
+func postOrder(x alg.Expr, visit func(alg.Expr)) {
+	switch y := x.(type) {
+	case *alg.Field:
+		postOrder(y.X, visit)
+	case *alg.Unary:
+		postOrder(y.X, visit)
+	case *alg.Binary:
+		postOrder(y.X, visit)
+		postOrder(y.Y, visit)
+	case *alg.CAS:
+		postOrder(y.Loc, visit)
+		postOrder(y.Old, visit)
+		postOrder(y.New, visit)
+	}
+	visit(x)
+}
+
 // derefs lists the pointer expressions x dereferences (the X of each
 // X.f), innermost first.
 func derefs(x alg.Expr) []alg.Expr {
 	var out []alg.Expr
-	var walk func(alg.Expr)
-	walk = func(x alg.Expr) {
-		switch x := x.(type) {
-		case *alg.Field:
-			walk(x.X)
-			out = append(out, x.X)
-		case *alg.Unary:
-			walk(x.X)
-		case *alg.Binary:
-			walk(x.X)
-			walk(x.Y)
-		case *alg.CAS:
-			walk(x.Loc)
-			walk(x.Old)
-			walk(x.New)
+	postOrder(x, func(e alg.Expr) {
+		if f, ok := e.(*alg.Field); ok {
+			out = append(out, f.X)
 		}
-	}
-	walk(x)
+	})
 	return out
 }
 
@@ -123,30 +129,18 @@ func derefs(x alg.Expr) []alg.Expr {
 // variables (those are unique and need no focus), nor null.
 func (g *fgen) pointers(x alg.Expr) []alg.Expr {
 	var out []alg.Expr
-	var walk func(alg.Expr)
-	walk = func(x alg.Expr) {
-		switch x := x.(type) {
+	postOrder(x, func(e alg.Expr) {
+		switch y := e.(type) {
 		case *alg.Name:
-			if isNode(g.s.kind(x)) && g.s.isThread(x.Name) {
-				out = append(out, x)
+			if isNode(g.s.kind(y)) && g.s.isThread(y.Name) {
+				out = append(out, y)
 			}
 		case *alg.Field:
-			walk(x.X)
-			if isNode(g.s.kind(x)) {
-				out = append(out, x)
+			if isNode(g.s.kind(y)) {
+				out = append(out, y)
 			}
-		case *alg.Unary:
-			walk(x.X)
-		case *alg.Binary:
-			walk(x.X)
-			walk(x.Y)
-		case *alg.CAS:
-			walk(x.Loc)
-			walk(x.Old)
-			walk(x.New)
 		}
-	}
-	walk(x)
+	})
 	return out
 }
 
