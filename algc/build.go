@@ -73,6 +73,9 @@ type step struct {
 	// fields.
 	assigns []*threadAssign
 	stores  []*fieldStore
+	// compared are the thread-local node variables a condition compares
+	// with a shared pointer (pairfocus.go).
+	compared []string
 	// ites are the overwrites of fields (guarded.go).
 	ites []*ite
 	// allocs are the variables the step points at a new node; publishes
@@ -272,10 +275,44 @@ func (b *builder) condSteps(l *loc, cond alg.Expr, yes, no *loc, title string) {
 	t.pre = c
 	f := b.newStep(l, no, t.pos, title+" (false)")
 	f.pre = "!" + c
+	cmp := b.comparedWithShared(cond)
 	for _, st := range []*step{t, f} {
 		b.focusAndReads(st, cond)
+		st.compared = cmp
 	}
 	b.nullChecks(l, t.pos, cond)
+}
+
+// comparedWithShared lists the thread-local node variables x of the
+// comparisons x == X and x != X in cond, X a shared pointer.
+func (b *builder) comparedWithShared(cond alg.Expr) []string {
+	var out []string
+	var walk func(alg.Expr)
+	walk = func(e alg.Expr) {
+		switch e := e.(type) {
+		case *alg.Unary:
+			walk(e.X)
+		case *alg.Binary:
+			if e.Op == "&&" || e.Op == "||" {
+				walk(e.X)
+				walk(e.Y)
+				return
+			}
+			x, okx := e.X.(*alg.Name)
+			y, oky := e.Y.(*alg.Name)
+			if !okx || !oky {
+				return
+			}
+			if isNode(b.s.shared[x.Name]) {
+				x, y = y, x
+			}
+			if isNode(b.s.thread[x.Name]) && isNode(b.s.shared[y.Name]) {
+				out = append(out, x.Name)
+			}
+		}
+	}
+	walk(cond)
+	return out
 }
 
 func (b *builder) focusAndReads(st *step, xs ...alg.Expr) {

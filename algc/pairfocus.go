@@ -11,9 +11,16 @@ package algc
 // snapshots go together: msqueue's dequeue then "forgot" that sshead =
 // sstail when sshead had no successor, and reported a null ssnext. A
 // variable that the step clears, or writes itself, is not focused.
+//
+// A comparison of x with a shared pointer focuses on x's partners too, as
+// the hand model's "sshead = Head" focuses ssnext: with collapsed threads
+// the scheduled thread's partner node, and the facts that a location's
+// conditional soft invariants tie to it, are otherwise 1/2 together, and
+// the correlation is lost at the next location (dglm.alg reported an
+// empty dequeue that had not linearised as empty).
 func (c *compiler) pairFocus() {
 	for _, st := range c.b.steps {
-		if st.clearAll || len(st.assigns) == 0 {
+		if st.clearAll || len(st.assigns)+len(st.compared) == 0 {
 			continue
 		}
 		skip := map[string]bool{}
@@ -27,19 +34,23 @@ func (c *compiler) pairFocus() {
 		for _, f := range st.focus {
 			seen[f] = true
 		}
+		vars := append([]string(nil), st.compared...)
 		for _, a := range st.assigns {
-			if !isNode(c.s.thread[a.name]) {
+			vars = append(vars, a.name)
+		}
+		for _, x := range vars {
+			if !isNode(c.s.thread[x]) {
 				continue
 			}
 			for _, i := range c.gen.list {
 				y := ""
-				switch a.name {
+				switch x {
 				case i.pair[0]:
 					y = i.pair[1]
 				case i.pair[1]:
 					y = i.pair[0]
 				}
-				if y == "" || y == a.name || skip[y] {
+				if y == "" || y == x || skip[y] {
 					continue
 				}
 				f := sched(y + "(ts, v)")
