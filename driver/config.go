@@ -2,6 +2,7 @@ package driver
 
 import (
 	"fmt"
+	"os"
 	"regexp"
 	"slices"
 	"sort"
@@ -97,6 +98,12 @@ type SoftConfig struct {
 	Rounds int
 	// Out is a file for the declarations of those that held.
 	Out string
+	// From is a saved soft-invariant set to start from (softset.go;
+	// SoftSetNone: none, "": PROGRAM.soft when it exists); Save a file
+	// for the set that held when the run verifies.
+	From, Save string
+	// set is From's set once read (Config.readSoftSet).
+	set *SoftSet
 }
 
 // Soft-invariant modes.
@@ -197,6 +204,9 @@ func (c *Config) validateSoft() error {
 		if (s.LocationPattern != "" && s.LocationPattern != predicates.DefaultLocationPattern) || len(s.Preds) > 0 || len(s.Skip) > 0 || s.Out != "" {
 			return fmt.Errorf("--soft-locations, --soft-pred, --soft-skip and --soft-invariants-out need --soft-invariants auto or report")
 		}
+		if (s.From != "" || s.Save != "") && !softByDefault(c) {
+			return fmt.Errorf("--soft-from and --soft-save need generated soft invariants: --soft-invariants auto or report, or an algorithm (.alg) with --collapse-threads")
+		}
 		return nil
 	}
 	if !c.CollapseThreads {
@@ -273,8 +283,34 @@ func (c *Config) LoadConfig() tvp.LoadConfig {
 	cfg := tvp.LoadConfig{Defines: c.DefineMap(), SearchPath: c.SearchPath, Abstraction: overrides}
 	if c.SoftOn() {
 		cfg.Soft = &predicates.SoftConfig{LocationPattern: c.Soft.LocationPattern, Preds: c.Soft.Preds, Skip: c.Soft.Skip}
+		if set := c.Soft.set; set != nil {
+			cfg.Soft.Only = set.only()
+			cfg.Soft.Pairs = append([]predicates.SoftPair(nil), set.Pairs...)
+		}
 	}
 	return cfg
+}
+
+// readSoftSet reads the saved soft-invariant set the run starts from
+// (SoftSetFile), through read when not nil.
+func (c *Config) readSoftSet(read func(string) ([]byte, error)) error {
+	path := c.SoftSetFile()
+	if path == "" || (c.Soft.set != nil && c.Soft.set.Path == path) {
+		return nil
+	}
+	if read == nil {
+		read = os.ReadFile
+	}
+	data, err := read(path)
+	if err != nil {
+		return &flagError{fmt.Sprintf("--soft-from: %s: %v", path, errCause(err)), err}
+	}
+	set, err := ParseSoftSet(path, data)
+	if err != nil {
+		return err
+	}
+	c.Soft.set = set
+	return nil
 }
 
 // RunFlags renders the Config's settings as `tvla run` flags (without
@@ -363,6 +399,12 @@ func (c *Config) concreteFlags() []string {
 	}
 	if s.Out != "" {
 		out = append(out, "--soft-invariants-out", s.Out)
+	}
+	if s.From != "" {
+		out = append(out, "--soft-from", s.From)
+	}
+	if s.Save != "" {
+		out = append(out, "--soft-save", s.Save)
 	}
 	return out
 }

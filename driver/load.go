@@ -33,8 +33,7 @@ type Frontend struct {
 // applyFrontendDefaults sets what the program's front end asks for when
 // the user did not say otherwise.
 func applyFrontendDefaults(c *Config) {
-	f, ok := frontends[filepath.Ext(c.Program)]
-	if !ok || !f.SoftByDefault || !c.CollapseThreads || c.Explicit["soft-invariants"] {
+	if !softByDefault(c) {
 		return
 	}
 	if c.Soft.Mode == "" || c.Soft.Mode == SoftOff {
@@ -43,6 +42,13 @@ func applyFrontendDefaults(c *Config) {
 			c.MaxMessages = 1
 		}
 	}
+}
+
+// softByDefault reports whether the program's front end generates soft
+// invariants for c when not told otherwise.
+func softByDefault(c *Config) bool {
+	f, ok := frontends[filepath.Ext(c.Program)]
+	return ok && f.SoftByDefault && c.CollapseThreads && !c.Explicit["soft-invariants"]
 }
 
 // frontends are the registered front ends by file extension.
@@ -91,6 +97,9 @@ func (e *flagError) Unwrap() error { return e.err }
 // loader's positioned errors (tvp.ErrorList, *tvp.Error) are returned as
 // they are.
 func Load(c *Config) (*Loaded, error) {
+	if err := c.readSoftSet(nil); err != nil {
+		return nil, err
+	}
 	return load(c, c.LoadConfig())
 }
 
@@ -101,6 +110,9 @@ func Load(c *Config) (*Loaded, error) {
 // front end other than TVP's may read files its own way, and Files lists
 // the program's in any case.
 func LoadReading(c *Config, read func(path string) ([]byte, error)) (*Loaded, error) {
+	if err := c.readSoftSet(read); err != nil {
+		return nil, err
+	}
 	cfg := c.LoadConfig()
 	cfg.ReadFile = read
 	return load(c, cfg)

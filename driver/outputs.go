@@ -25,6 +25,9 @@ type Outputs struct {
 	TVS, DOT, SVG, HTML, JSON string
 	// SoftTVP gets the declarations of the soft invariants that held.
 	SoftTVP string
+	// SoftSet gets the set of soft invariants that held, when the run
+	// verified (softset.go).
+	SoftSet string
 	Stdout  io.Writer
 	// Version is the tool's, for the summary and the report.
 	Version string
@@ -50,6 +53,7 @@ func (out *Outputs) Check() error {
 		makesDir   bool
 	}{
 		{"--soft-invariants-out", out.SoftTVP, false},
+		{"--soft-save", out.SoftSet, false},
 		{"--tvs", out.TVS, false},
 		{"--dot", out.DOT, true},
 		{"--html", out.HTML, true},
@@ -77,10 +81,13 @@ func (out *Outputs) Check() error {
 }
 
 // Write writes every output of o in order: the soft-invariant
-// declarations, TVS, DOT, SVG and HTML (rendering stops when ctx ends),
+// declarations and set, TVS, DOT, SVG and HTML (rendering stops when ctx ends),
 // the JSON summary.
 func (out *Outputs) Write(ctx context.Context, o *Outcome) error {
 	if err := out.WriteSoftTVP(o); err != nil {
+		return err
+	}
+	if err := out.WriteSoftSet(o, io.Discard); err != nil {
 		return err
 	}
 	if err := out.WriteTVS(o); err != nil {
@@ -103,6 +110,24 @@ func (out *Outputs) WriteSoftTVP(o *Outcome) error {
 	var b bytes.Buffer
 	o.Soft.WriteTVP(&b)
 	return WriteFileAtomic(out.SoftTVP, b.Bytes())
+}
+
+// WriteSoftSet writes the set of soft invariants that held when the run
+// verified; otherwise it says why it wrote none on log.
+func (out *Outputs) WriteSoftSet(o *Outcome, log io.Writer) error {
+	if o.Soft == nil || out.SoftSet == "" {
+		return nil
+	}
+	if !Verified(o.Result) {
+		fmt.Fprintf(log, "soft invariants: %s not written: the run did not verify\n", out.SoftSet)
+		return nil
+	}
+	set := savedSet(o.Soft)
+	if err := set.Write(out.SoftSet, o.Config.Program, o.Result); err != nil {
+		return err
+	}
+	fmt.Fprintf(log, "soft invariants: the %d that held (%d pairs) saved to %s\n", len(set.Names), len(set.Pairs), out.SoftSet)
+	return nil
 }
 
 // WriteTVS writes the final structures per location as TVS, with each

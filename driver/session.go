@@ -8,6 +8,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/pprof"
+	"slices"
 
 	"github.com/tvla-go/tvla/model"
 	"github.com/tvla-go/tvla/predicates"
@@ -254,16 +255,26 @@ func writeHeapProfile(path string) error {
 func (s *Session) refine(ctx context.Context, res *Result, out *Outcome) (*Result, error) {
 	cfg := s.Config.LoadConfig()
 	soft := newSoftResult(out.Program.SoftInvariants, res, nil)
+	s.noteSavedSet(soft.Set)
 	var err error
 	for len(soft.Rounds) < s.Config.Soft.Rounds && !Verified(res) && (!res.Incomplete || res.StoppedOnMessage) {
-		pairs := soft.newPairs(cfg.Soft.Pairs)
-		if len(pairs) == 0 {
-			break
-		}
-		cfg.Soft.Pairs = append(cfg.Soft.Pairs, pairs...)
 		s.hooks.progressDone()
-		fmt.Fprintf(s.hooks.log(), "soft invariants: round %d: %s; round %d adds conditional ones for %d pair(s) of thread predicates left 1/2 at a location\n",
-			len(soft.Rounds), Verdict(res), len(soft.Rounds)+1, len(pairs))
+		if cfg.Soft.Only != nil {
+			// The saved set did not suffice: every soft invariant from
+			// now on, with the set's pairs that still apply.
+			cfg.Soft.Only = nil
+			cfg.Soft.Pairs = slices.DeleteFunc(cfg.Soft.Pairs, func(p predicates.SoftPair) bool { return slices.Contains(soft.Set.Stale, p) })
+			fmt.Fprintf(s.hooks.log(), "soft invariants: round %d (the saved set): %s; round %d generates them all, with the set's %d pair(s)\n",
+				len(soft.Rounds), Verdict(res), len(soft.Rounds)+1, len(cfg.Soft.Pairs))
+		} else {
+			pairs := soft.newPairs(cfg.Soft.Pairs)
+			if len(pairs) == 0 {
+				break
+			}
+			cfg.Soft.Pairs = append(cfg.Soft.Pairs, pairs...)
+			fmt.Fprintf(s.hooks.log(), "soft invariants: round %d: %s; round %d adds conditional ones for %d pair(s) of thread predicates left 1/2 at a location\n",
+				len(soft.Rounds), Verdict(res), len(soft.Rounds)+1, len(pairs))
+		}
 		var l *Loaded
 		if l, err = load(&s.Config, cfg); err != nil {
 			return nil, err
@@ -279,6 +290,20 @@ func (s *Session) refine(ctx context.Context, res *Result, out *Outcome) (*Resul
 	}
 	out.Soft = soft
 	return res, err
+}
+
+// noteSavedSet says on the log which saved soft-invariant set the first
+// round generated, and what of it no longer applies.
+func (s *Session) noteSavedSet(set *predicates.SoftInvariants) {
+	saved := s.Config.Soft.set
+	if saved == nil {
+		return
+	}
+	fmt.Fprintf(s.hooks.log(), "soft invariants: round 1 generated the saved set %s: %d of its %d\n", saved.Path, len(set.Invariants), len(saved.Names))
+	if len(set.Stale) > 0 {
+		fmt.Fprintf(s.hooks.log(), "soft invariants: %s: %d pair(s) name no location or thread predicate of the program, left out (first: %s %s %s)\n",
+			saved.Path, len(set.Stale), set.Stale[0].Location, set.Stale[0].Q, set.Stale[0].P)
+	}
 }
 
 // concretize turns the input structures into concrete ones (each summary

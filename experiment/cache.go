@@ -84,12 +84,13 @@ type Key struct {
 // or at a structure or message limit: --workers (results do not depend
 // on it, by design), the time and memory limits (a run they stop is not
 // stored; --max-memory is the budget divided among --jobs, which must not
-// change keys), the CPU and heap profiles and the soft invariants' output file.
+// change keys), the CPU and heap profiles and the soft invariants' output
+// files (a saved set read is a file read: its text is in the key).
 // Every other setting, present or added later to driver.Config, is in.
 func KeyOptions(c driver.Config) driver.Config {
 	c.Program, c.Inputs = "", nil
 	c.Workers, c.Timeout, c.MaxMemory = 0, 0, 0
-	c.CPUProfile, c.MemProfile, c.Soft.Out = "", "", ""
+	c.CPUProfile, c.MemProfile, c.Soft.Out, c.Soft.Save = "", "", "", ""
 	return c
 }
 

@@ -46,6 +46,11 @@ type SoftConfig struct {
 	// thread predicate (or its negation) implies another (or its
 	// negation).
 	Pairs []SoftPair
+	// Only, when not nil, keeps the generation to the soft invariants of
+	// these names (a set saved from an earlier run); Stale then lists, not
+	// as an error, the pairs that no longer name a location or two thread
+	// predicates of the program.
+	Only map[string]bool
 }
 
 // SoftPair names two thread predicates Q and P whose conditional soft
@@ -158,6 +163,11 @@ type SoftInvariants struct {
 	// Skipped names the soft invariants not generated because the model
 	// already has a predicate of that name.
 	Skipped []string
+	// Stale are the pairs of a saved set (SoftConfig.Only) that name no
+	// location or thread predicate of the program: left out.
+	Stale []SoftPair
+	// only is SoftConfig.Only.
+	only map[string]bool
 }
 
 // SoftError is a bad soft-invariant configuration.
@@ -287,7 +297,7 @@ func (v *Vocabulary) AddSoftInvariants(cfg SoftConfig) (*SoftInvariants, error) 
 	if err := CheckLocationPattern(pattern); err != nil {
 		return nil, &SoftError{Msg: err.Error()}
 	}
-	set := &SoftInvariants{Pattern: pattern}
+	set := &SoftInvariants{Pattern: pattern, only: cfg.Only}
 	set.Locations, set.LocationNames = v.LocationPredicates(pattern)
 	if len(set.Locations) == 0 {
 		return nil, softErrorf("no location predicates: no unary predicate matches the pattern %s", pattern)
@@ -350,6 +360,9 @@ const softVar logic.Var = "v"
 // vocabulary and to the set, or to Skipped when its name is taken.
 func (set *SoftInvariants) declare(v *Vocabulary, inv SoftInvariant) error {
 	name := inv.NameAt(inv.Location)
+	if set.only != nil && !set.only[name] {
+		return nil
+	}
 	if v.Lookup(name) != nil {
 		set.Skipped = append(set.Skipped, name)
 		return nil
@@ -375,7 +388,7 @@ func (set *SoftInvariants) addPairs(v *Vocabulary, pairs []SoftPair) error {
 	stated := ruleClauses(v)
 	for _, pr := range pairs {
 		i := slices.Index(set.LocationNames, pr.Location)
-		if i < 0 {
+		if i < 0 && set.only == nil {
 			return softErrorf("soft invariant pair at %s: no location predicate of that name", pr.Location)
 		}
 		var q, p *Predicate
@@ -386,6 +399,10 @@ func (set *SoftInvariants) addPairs(v *Vocabulary, pairs []SoftPair) error {
 			case pr.P:
 				p = t
 			}
+		}
+		if (i < 0 || q == nil || p == nil || q == p) && set.only != nil {
+			set.Stale = append(set.Stale, pr)
+			continue
 		}
 		if q == nil || p == nil || q == p {
 			return softErrorf("soft invariant pair %s, %s at %s: want two different thread predicates", pr.Q, pr.P, pr.Location)

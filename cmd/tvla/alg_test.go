@@ -279,7 +279,7 @@ func TestQueueBugVariants(t *testing.T) {
 // soft invariants by itself (two rounds here, each stopping at its first
 // message).
 func TestTreiberCollapsedVerifies(t *testing.T) {
-	s := runSummary(t, 0, "run", "../../programs/stack/treiber.alg", "--collapse-threads", "--json", "-")
+	s := runSummary(t, 0, "run", "../../programs/stack/treiber.alg", "--collapse-threads", "--soft-from", "none", "--json", "-")
 	if !s.Verified || s.StructuresStored != 1292 || s.SoftInvariants == nil || len(s.SoftInvariants.Rounds) != 2 {
 		t.Errorf("collapsed treiber.alg: verified %v, %d stored, soft %+v; want verified in 2 rounds with 1292 stored", s.Verified, s.StructuresStored, s.SoftInvariants)
 	}
@@ -291,7 +291,7 @@ func TestTreiberCollapsedVerifies(t *testing.T) {
 // stopped after 148 structures at a false "dequeue returns empty
 // without linearising as empty".
 func TestDGLMCollapsedVerifies(t *testing.T) {
-	s := runSummary(t, 0, "run", "../../programs/queue/dglm.alg", "--collapse-threads", "--json", "-")
+	s := runSummary(t, 0, "run", "../../programs/queue/dglm.alg", "--collapse-threads", "--soft-from", "none", "--json", "-")
 	if !s.Verified || s.StructuresStored != 1471 || s.SoftInvariants == nil || len(s.SoftInvariants.Rounds) != 2 {
 		t.Errorf("collapsed dglm.alg: verified %v, %d stored, soft %+v; want verified in 2 rounds with 1471 stored", s.Verified, s.StructuresStored, s.SoftInvariants)
 	}

@@ -137,6 +137,8 @@ func addRunFlags(f *pflag.FlagSet, o *runOptions) {
 	f.StringArrayVar(&c.Soft.Skip, "soft-skip", nil, "leave `PREDICATE` out of the thread predicates of --soft-invariants; repeatable")
 	f.IntVar(&c.Soft.Rounds, "soft-rounds", driver.DefaultSoftRounds, "at most `N` runs of --soft-invariants: while one does not verify, the next adds conditional soft invariants for the thread predicates left 1/2 at a location")
 	f.StringVar(&c.Soft.Out, "soft-invariants-out", "", "write the soft invariants that held as TVP declarations to `FILE`")
+	f.StringVar(&c.Soft.From, "soft-from", "", "start from the saved soft-invariant set in `FILE` (default PROGRAM.soft beside the program, when it exists; none: no set)")
+	f.StringVar(&c.Soft.Save, "soft-save", "", "when the run verifies, save the soft invariants that held as a set to `FILE`, for --soft-from")
 	f.StringVar(&o.tvsOut, "tvs", "", "write the final structures per location as TVS to `FILE`")
 	f.StringVar(&o.dotOut, "dot", "", "write the final structures per location as Graphviz DOT to `FILE`")
 	f.StringVar(&o.svgDir, "svg", "", "render every structure and the CFG as SVG into `DIR`")
@@ -169,7 +171,7 @@ func runAnalysis(cmd *cobra.Command, o *runOptions, args []string) error {
 	// Every output is checked before anything is read: a path that could
 	// not be written is bad input now, not after the analysis.
 	out := &driver.Outputs{TVS: o.tvsOut, DOT: o.dotOut, SVG: o.svgDir, HTML: o.htmlOut, JSON: o.jsonOut,
-		SoftTVP: cfg.Soft.Out, Stdout: stdout, Version: versionString(), Render: newRenderBar(stderr, o.quiet)}
+		SoftTVP: cfg.Soft.Out, SoftSet: cfg.Soft.Save, Stdout: stdout, Version: versionString(), Render: newRenderBar(stderr, o.quiet)}
 	if err := out.Check(); err != nil {
 		return inputError(err)
 	}
@@ -226,6 +228,9 @@ func (o *runOptions) report(oc *driver.Outcome, out *driver.Outputs, stdout, std
 		}
 	}
 	if err := out.WriteSoftTVP(oc); err != nil {
+		return err
+	}
+	if err := out.WriteSoftSet(oc, stderr); err != nil {
 		return err
 	}
 	if o.trace {
