@@ -74,7 +74,7 @@ type step struct {
 	assigns []*threadAssign
 	stores  []*fieldStore
 	// compared are the thread-local node variables a condition compares
-	// with a shared pointer (pairfocus.go).
+	// with another pointer (pairfocus.go).
 	compared []string
 	// ites are the overwrites of fields (guarded.go).
 	ites []*ite
@@ -275,7 +275,7 @@ func (b *builder) condSteps(l *loc, cond alg.Expr, yes, no *loc, title string) {
 	t.pre = c
 	f := b.newStep(l, no, t.pos, title+" (false)")
 	f.pre = "!" + c
-	cmp := b.comparedWithShared(cond)
+	cmp := b.comparedNodes(cond)
 	for _, st := range []*step{t, f} {
 		b.focusAndReads(st, cond)
 		st.compared = cmp
@@ -283,9 +283,10 @@ func (b *builder) condSteps(l *loc, cond alg.Expr, yes, no *loc, title string) {
 	b.nullChecks(l, t.pos, cond)
 }
 
-// comparedWithShared lists the thread-local node variables x of the
-// comparisons x == X and x != X in cond, X a shared pointer.
-func (b *builder) comparedWithShared(cond alg.Expr) []string {
+// comparedNodes lists the thread-local node variables of the comparisons
+// x == y and x != y in cond, x and y thread-local or shared pointers (not
+// null).
+func (b *builder) comparedNodes(cond alg.Expr) []string {
 	var out []string
 	var walk func(alg.Expr)
 	walk = func(e alg.Expr) {
@@ -303,11 +304,14 @@ func (b *builder) comparedWithShared(cond alg.Expr) []string {
 			if !okx || !oky {
 				return
 			}
-			if isNode(b.s.shared[x.Name]) {
-				x, y = y, x
+			node := func(n string) bool { return isNode(b.s.thread[n]) || isNode(b.s.shared[n]) }
+			if !node(x.Name) || !node(y.Name) {
+				return
 			}
-			if isNode(b.s.thread[x.Name]) && isNode(b.s.shared[y.Name]) {
-				out = append(out, x.Name)
+			for _, n := range []string{x.Name, y.Name} {
+				if isNode(b.s.thread[n]) {
+					out = append(out, n)
+				}
 			}
 		}
 	}

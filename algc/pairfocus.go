@@ -12,8 +12,9 @@ package algc
 // sstail when sshead had no successor, and reported a null ssnext. A
 // variable that the step clears, or writes itself, is not focused.
 //
-// A comparison of x with a shared pointer focuses on x's partners too, as
-// the hand model's "sshead = Head" focuses ssnext: with collapsed threads
+// A comparison of x with another pointer focuses on x's partners too, as
+// the hand model's "sshead = Head" focuses ssnext and "sshead = sstail"
+// all three snapshots: with collapsed threads
 // the scheduled thread's partner node, and the facts that a location's
 // conditional soft invariants tie to it, are otherwise 1/2 together, and
 // the correlation is lost at the next location (dglm.alg reported an
