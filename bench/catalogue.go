@@ -100,12 +100,12 @@ func runCatalogueTable(o options, doc, scratch string, stdout io.Writer) int {
 	var table strings.Builder
 	fmt.Fprintf(&table, "%s\n\nMeasured %s with `%s` (%s), one run per entry, %d CPUs shared with other work (load average at the start: %s): times are wall-clock seconds of the whole `tvla run` process and vary with the load.\n\n",
 		tableStart, time.Now().UTC().Format("2006-01-02 15:04 MST"), "go run ./bench -catalogue-table", gitRevision(o.root), runtime.NumCPU(), loadAverage())
-	fmt.Fprintln(&table, "| algorithm | variant | threads | stored | time s | verdict | published result | entry |")
-	fmt.Fprintln(&table, "|---|---|---|---:|---:|---|---|---|")
+	fmt.Fprintln(&table, "| algorithm | variant | threads | stored | time s | verdict | published result | note | entry |")
+	fmt.Fprintln(&table, "|---|---|---|---:|---:|---|---|---|---|")
 	code := 0
 	for _, e := range entries {
 		if e.Expect == catalogue.Unknown {
-			fmt.Fprintf(&table, "| %s | %s | %s | — | — | not settled: %s | %s | `%s` |\n", e.Algorithm, e.Variant, e.Threads(), e.Note, e.Published, e.Name)
+			fmt.Fprintf(&table, "| %s | %s | %s | — | — | not settled | %s | %s | `%s` |\n", e.Algorithm, e.Variant, e.Threads(), cell(e.Published), cell(e.Note), e.Name)
 			continue
 		}
 		c := cases[slices.IndexFunc(cases, func(c benchCase) bool { return c.entry.Name == e.Name })]
@@ -113,20 +113,24 @@ func runCatalogueTable(o options, doc, scratch string, stdout io.Writer) int {
 		r := runTVLA(o, o.bin, c, scratch)
 		verdict := "verified"
 		if e.Expect == catalogue.Fault {
-			verdict = "fault: " + strings.TrimPrefix(r.verdict, "msg at ") + ": " + e.Message
+			// The message raised, as LOCATION: TEXT (without its action).
+			i := slices.IndexFunc(r.messages, func(m string) bool { return strings.Contains(m, e.Message) })
+			if i >= 0 {
+				verdict = "fault: " + r.messageHeads[i]
+			}
 		}
 		if m := mismatch(c, r); m != "" {
 			verdict, code = "**differs from the catalogue**: "+m, 1
 		}
-		if e.Rounds != 0 {
+		switch e.Rounds {
+		case 0:
+		case 1:
+			verdict += " (1 soft-invariant round)"
+		default:
 			verdict += fmt.Sprintf(" (%d soft-invariant rounds)", e.Rounds)
 		}
-		published := e.Published
-		if e.Note != "" {
-			published = strings.TrimPrefix(published+"; "+e.Note, "; ")
-		}
-		fmt.Fprintf(&table, "| %s | %s | %s | %s | %.1f | %s | %s | `%s` |\n", e.Algorithm, e.Variant, e.Threads(), thousands(r.stored),
-			r.wall.Seconds(), strings.ReplaceAll(verdict, "|", `\|`), strings.ReplaceAll(published, "|", `\|`), e.Name)
+		fmt.Fprintf(&table, "| %s | %s | %s | %s | %.1f | %s | %s | %s | `%s` |\n", e.Algorithm, e.Variant, e.Threads(), thousands(r.stored),
+			r.wall.Seconds(), cell(verdict), cell(e.Published), cell(e.Note), e.Name)
 	}
 	out := append(append(append([]byte{}, text[:i]...), table.String()...), text[j:]...)
 	if err := os.WriteFile(doc, out, 0o644); err != nil {
@@ -136,6 +140,9 @@ func runCatalogueTable(o options, doc, scratch string, stdout io.Writer) int {
 	fmt.Fprintf(stdout, "wrote the table into %s\n", doc)
 	return code
 }
+
+// cell escapes a table cell's text.
+func cell(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
 
 // thousands prints n with thousands separators, as the docs do.
 func thousands(n int) string {

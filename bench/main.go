@@ -325,6 +325,7 @@ type outcome struct {
 	peakLive                   uint64 // the largest live heap GODEBUG=gctrace=1 reported
 	verdict                    string
 	messages                   []string // "LOCATION: TEXT (ACTION)"
+	messageHeads               []string // the same, "LOCATION: TEXT"
 	rounds                     int      // soft-invariant rounds
 	locations                  map[string]int
 	err                        string // timeout or failure: no figures
@@ -392,6 +393,7 @@ func runTVLA(o options, bin string, c benchCase, scratch string, env ...string) 
 	}
 	for _, g := range d.MessageGroups {
 		out.messages = append(out.messages, fmt.Sprintf("%s: %s (%s)", g.Location, g.Text, g.Action))
+		out.messageHeads = append(out.messageHeads, g.Location+": "+g.Text)
 	}
 	if d.SoftInvariants != nil {
 		out.rounds = len(d.SoftInvariants.Rounds)
