@@ -33,7 +33,9 @@
 // The entries of programs/catalogue.toml are cases too (catalogue.go):
 // group "catalogue" runs those marked bench = true, too slow for the
 // test suite, "catalogue-all" the others; each run is checked against
-// its entry, and one that differs makes the exit status 1.
+// its entry, and one that differs makes the exit status 1 (with -ref,
+// the reference runs the .tvp entries with their macros; it cannot read
+// an .alg program, and says so in its row).
 // -catalogue-table FILE runs every settled entry once and writes the
 // results table between the markers of FILE (docs/catalogue.md).
 //
