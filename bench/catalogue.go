@@ -132,6 +132,7 @@ func runCatalogueTable(o options, doc, scratch string, stdout io.Writer) int {
 		fmt.Fprintf(&table, "| %s | %s | %s | %s | %.1f | %s | %s | %s | `%s` |\n", e.Algorithm, e.Variant, e.Threads(), thousands(r.stored),
 			r.wall.Seconds(), cell(verdict), cell(e.Published), cell(e.Note), e.Name)
 	}
+	fmt.Fprintf(&table, "\n%s\n", tally(entries))
 	out := append(append(append([]byte{}, text[:i]...), table.String()...), text[j:]...)
 	if err := os.WriteFile(doc, out, 0o644); err != nil {
 		fmt.Fprintln(stdout, "bench:", err)
@@ -139,6 +140,31 @@ func runCatalogueTable(o options, doc, scratch string, stdout io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "wrote the table into %s\n", doc)
 	return code
+}
+
+// tally counts the entries by verdict, and the algorithms verified for
+// any number of threads.
+func tally(entries []catalogue.Entry) string {
+	var verified, faults, replayed, unknown int
+	unbounded := map[string]bool{}
+	for _, e := range entries {
+		switch e.Expect {
+		case catalogue.Verified:
+			verified++
+			if e.Threads() == "unbounded (collapsed)" {
+				unbounded[e.Algorithm] = true
+			}
+		case catalogue.Fault:
+			faults++
+			if e.Replay != nil {
+				replayed++
+			}
+		default:
+			unknown++
+		}
+	}
+	return fmt.Sprintf("%d entries: %d verified, %d faults shown with a trace (%d of them replayed concretely), %d not settled; %d algorithms verified for any number of threads.",
+		len(entries), verified, faults, replayed, unknown, len(unbounded))
 }
 
 // cell escapes a table cell's text.
