@@ -43,7 +43,7 @@ type embedCase struct {
 //	{program: "queue/queue.tvp", defines: []string{"THREADS=1", "PURE_INIT"}, copies: 2, depth: 30, minConcrete: 100},
 var embedCases = []embedCase{
 	// The algorithms of the catalogue (catalogue.toml) are added from
-	// their [entry.embed] tables by catalogueEmbedCases.
+	// their embed tables by catalogueEmbedCases.
 	// Small programs that pin down a behaviour of TVLA 3 (testdata/).
 	{program: "testdata/newinit.tvp", minConcrete: 3},
 	{program: "testdata/param.tvp", minConcrete: 4},
@@ -97,7 +97,7 @@ var embedCases = []embedCase{
 }
 
 // catalogueEmbedCases are the embedding checks of the catalogue's
-// entries with an [entry.embed] table: the entry's macros (its -D
+// entries with an embed table: the entry's macros (its -D
 // arguments; any other argument is refused, since tvla embed's options
 // are these here) with the table's bounds.
 func catalogueEmbedCases(t *testing.T) []embedCase {

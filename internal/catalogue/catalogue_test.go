@@ -97,6 +97,7 @@ func TestParseErrors(t *testing.T) {
 		{"[entry.embed]\ncopies = 2\nmin_concrete = 1\nsize = 3\n", `entry 2 (p-collapsed): unknown key "size" in embed`},
 		{"expect2 = 1\n", `unknown key "expect2"`},
 		{"[entry.embed]\ncopies = 2\n", `min_concrete is positive`},
+		{"embed = { copies = 2, depth = 40, min_concrete = 3, colour = 1 }\n", `unknown key "colour" in embed`},
 		{"bench = true\nslow = true\n", `a bench entry runs only in go run ./bench`},
 	}
 	for _, b := range bad {
