@@ -133,6 +133,14 @@ func runCatalogueTable(o options, doc, scratch string, stdout io.Writer) int {
 			r.wall.Seconds(), cell(verdict), cell(e.Published), cell(e.Note), e.Name)
 	}
 	fmt.Fprintf(&table, "\n%s\n", tally(entries))
+	// The file is read again: it may have been edited during the runs.
+	if text, err = os.ReadFile(doc); err == nil {
+		i, j = bytes.Index(text, []byte(tableStart)), bytes.Index(text, []byte(tableEnd))
+	}
+	if err != nil || i < 0 || j < i {
+		fmt.Fprintf(stdout, "bench: %s: lost its markers during the runs (%v)\n", doc, err)
+		return 2
+	}
 	out := append(append(append([]byte{}, text[:i]...), table.String()...), text[j:]...)
 	if err := os.WriteFile(doc, out, 0o644); err != nil {
 		fmt.Fprintln(stdout, "bench:", err)
