@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/tvla-go/tvla/driver"
+	"github.com/tvla-go/tvla/internal/catalogue"
 )
 
 // benchCase is one run: a bundled program (relative to the repository's
@@ -27,6 +28,12 @@ type benchCase struct {
 	// maxStructures and maxMemory stop the run (0: no limit).
 	maxStructures int
 	maxMemory     driver.ByteSize
+	// args, for a catalogue entry (entry), are its tvla run arguments,
+	// passed as written after the case's own flags, with the program's
+	// own input (PROGRAM.tvs, or an algorithm's); macros then serve the
+	// reference only.
+	args  []string
+	entry *catalogue.Entry
 }
 
 func (c benchCase) inputFile() string {
@@ -39,6 +46,11 @@ func (c benchCase) inputFile() string {
 // config is the case as our tvla run's configuration: COLLAPSE_THREADS
 // is --collapse-threads, a faulty variant stops at its first message.
 func (c benchCase) config(o options) driver.Config {
+	if c.entry != nil {
+		cfg := driver.Defaults(filepath.Join(o.root, c.program))
+		cfg.Workers = o.workers
+		return cfg
+	}
 	cfg := driver.Defaults(filepath.Join(o.root, c.program), filepath.Join(o.root, c.inputFile()))
 	for _, m := range c.macros {
 		if m == "COLLAPSE_THREADS" {

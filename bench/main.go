@@ -6,6 +6,8 @@
 //	go run ./bench [-ref] [-bin tvla] [-base REV|-base-bin tvla] [-repeat N] [-workers N] [-timeout 1h] [CASE|GROUP|all ...]
 //	go run ./bench -memory [-memory-structures 300000] [-base REV|-base-bin tvla]
 //	go run ./bench -list
+//	go run ./bench catalogue                       # the catalogue's bench entries
+//	go run ./bench -catalogue-table docs/catalogue.md
 //
 // With no CASE it runs the default groups (stack, queue, lists, sorting)
 // without the slow cases; a group or case name selects those, "all" every
@@ -27,6 +29,15 @@
 // with the same ratios (base over ours): a change's effect measured in
 // one run. -repeat N runs each build N times per case, alternating, and
 // reports the median times, for a shared, noisy machine.
+//
+// The entries of programs/catalogue.toml are cases too (catalogue.go):
+// group "catalogue" runs those marked bench = true, too slow for the
+// test suite, "catalogue-all" the others; each run is checked against
+// its entry, and one that differs makes the exit status 1 (with -ref,
+// the reference runs the .tvp entries with their macros; it cannot read
+// an .alg program, and says so in its row).
+// -catalogue-table FILE runs every settled entry once and writes the
+// results table between the markers of FILE (docs/catalogue.md).
 //
 // -memory runs, instead of the cases, the memory report: the uncollapsed
 // Michael–Scott queue (programs/queue/queue.tvp with no macros: unbounded
@@ -79,6 +90,9 @@ type options struct {
 	// stored structure of the uncollapsed queue at memoryStructures.
 	memory           bool
 	memoryStructures int
+	// catalogueTable is the Markdown file whose results table
+	// -catalogue-table rewrites.
+	catalogueTable string
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
@@ -92,14 +106,23 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	o.root = root
-	all := cases()
+	catalogued, err := catalogueCases(root)
+	if err != nil {
+		fmt.Fprintln(stderr, "bench:", err)
+		return 2
+	}
+	all := append(cases(), catalogued...)
 	if list {
 		for _, c := range all {
 			slow := ""
 			if c.slow {
 				slow = " (slow)"
 			}
-			fmt.Fprintf(stdout, "%-32s %-11s %s %s%s\n", c.name, c.group, c.program, strings.Join(c.macros, " "), slow)
+			options := strings.Join(c.macros, " ")
+			if c.entry != nil {
+				options = strings.Join(c.args, " ")
+			}
+			fmt.Fprintf(stdout, "%-32s %-13s %s %s%s\n", c.name, c.group, c.program, options, slow)
 		}
 		return 0
 	}
@@ -121,8 +144,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if o.memory {
 		return runMemory(o, scratch, stdout)
 	}
-	runCases(o, selected, scratch, stdout)
-	return 0
+	if o.catalogueTable != "" {
+		return runCatalogueTable(o, o.catalogueTable, scratch, stdout)
+	}
+	return runCases(o, selected, scratch, stdout)
 }
 
 // parseFlags reads the command line: the options, the cases named, and
@@ -141,6 +166,7 @@ func parseFlags(args []string, stderr io.Writer) (o options, names []string, lis
 	fs.IntVar(&o.repeat, "repeat", 1, "run each build `N` times per case, alternating, and report the median times")
 	fs.BoolVar(&o.memory, "memory", false, "instead of the cases, report bytes per stored structure of the uncollapsed Michael–Scott queue (with -base: of both builds)")
 	fs.IntVar(&o.memoryStructures, "memory-structures", 300000, "the --max-structures of -memory")
+	fs.StringVar(&o.catalogueTable, "catalogue-table", "", "instead of the cases, run every settled entry of programs/catalogue.toml and write the results table into the Markdown `FILE` (between its markers)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: go run ./bench [flags] [CASE|GROUP|all ...]")
 		fs.PrintDefaults()
@@ -190,13 +216,18 @@ func (o *options) prepare(scratch string, stderr io.Writer) error {
 }
 
 // runCases runs the cases with tvla (and the base build, and the
-// reference, when asked) and prints the table.
-func runCases(o options, selected []benchCase, scratch string, stdout io.Writer) {
+// reference, when asked) and prints the table; it returns 1 when a
+// catalogue entry's run differs from the entry, else 0.
+func runCases(o options, selected []benchCase, scratch string, stdout io.Writer) int {
+	code := 0
 	fmt.Fprintln(stdout, "| case | tool | stored | examined | breaches | analysis s | wall s | peak MB | verdict | wall ratio | memory ratio | counts |")
 	fmt.Fprintln(stdout, "|---|---|---|---|---|---|---|---|---|---|---|---|")
 	var timeRatios, memRatios, baseRatios []float64
 	for _, c := range selected {
 		ours, base := runBuilds(o, c, scratch)
+		if m := mismatch(c, ours); m != "" {
+			ours.verdict, code = ours.verdict+" (differs from the catalogue: "+m+")", 1
+		}
 		fmt.Fprintln(stdout, row(c.name, "tvla", ours, "", "", ""))
 		if o.baseBin != "" {
 			tr, mr, agree, t := compare(ours, base)
@@ -224,6 +255,7 @@ func runCases(o options, selected []benchCase, scratch string, stdout io.Writer)
 		fmt.Fprintf(stdout, "\n%d cases with both verdicts: wall-time ratio median %.1f×, geometric mean %.1f×, min %.1f×; memory ratio median %.1f×, min %.1f×\n",
 			len(timeRatios), median(timeRatios), geomean(timeRatios), slices.Min(timeRatios), median(memRatios), slices.Min(memRatios))
 	}
+	return code
 }
 
 // compare gives the ratios of other's wall time and peak memory over
@@ -294,6 +326,9 @@ type outcome struct {
 	peakHeap                   uint64 // the tool's own figure (ours only)
 	peakLive                   uint64 // the largest live heap GODEBUG=gctrace=1 reported
 	verdict                    string
+	messages                   []string // "LOCATION: TEXT (ACTION)"
+	messageHeads               []string // the same, "LOCATION: TEXT"
+	rounds                     int      // soft-invariant rounds
 	locations                  map[string]int
 	err                        string // timeout or failure: no figures
 }
@@ -333,7 +368,7 @@ func runTVLA(o options, bin string, c benchCase, scratch string, env ...string) 
 	os.Remove(summary)
 	cfg := c.config(o)
 	args := append(append([]string{"run", cfg.Program}, cfg.Inputs...), cfg.RunFlags()...)
-	args = append(args, "-q", "--json", summary)
+	args = append(append(args, c.args...), "-q", "--json", summary)
 	cmd := exec.Command(bin, args...)
 	cmd.Env = append(os.Environ(), env...)
 	var stderr strings.Builder
@@ -357,6 +392,13 @@ func runTVLA(o options, bin string, c benchCase, scratch string, env ...string) 
 	out.locations = map[string]int{}
 	for _, l := range d.Locations {
 		out.locations[l.Label] = l.Structures
+	}
+	for _, g := range d.MessageGroups {
+		out.messages = append(out.messages, fmt.Sprintf("%s: %s (%s)", g.Location, g.Text, g.Action))
+		out.messageHeads = append(out.messageHeads, g.Location+": "+g.Text)
+	}
+	if d.SoftInvariants != nil {
+		out.rounds = len(d.SoftInvariants.Rounds)
 	}
 	switch {
 	case d.Verified:

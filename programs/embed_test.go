@@ -10,6 +10,7 @@ import (
 
 	"github.com/tvla-go/tvla/algc"
 	"github.com/tvla-go/tvla/engine"
+	"github.com/tvla-go/tvla/internal/catalogue"
 	"github.com/tvla-go/tvla/soundness"
 	"github.com/tvla-go/tvla/tvl"
 	"github.com/tvla-go/tvla/tvp"
@@ -41,27 +42,8 @@ type embedCase struct {
 //
 //	{program: "queue/queue.tvp", defines: []string{"THREADS=1", "PURE_INIT"}, copies: 2, depth: 30, minConcrete: 100},
 var embedCases = []embedCase{
-	// Algorithms compiled from the .alg language (issue 20): one and two
-	// threads, to depth 40 with summaries as up to 2 individuals.
-	{program: "stack/treiber.alg", defines: []string{"THREADS=1"}, copies: 2, depth: 40, minConcrete: 340},
-	{program: "stack/treiber.alg", defines: []string{"THREADS=2"}, copies: 2, depth: 40, minConcrete: 2100},
-	{program: "queue/msqueue.alg", defines: []string{"THREADS=1"}, copies: 2, depth: 40, minConcrete: 180},
-	{program: "queue/dglm.alg", defines: []string{"THREADS=1"}, copies: 2, depth: 40, minConcrete: 170},
-	// Algorithms never modelled by hand, written only in the language:
-	// the two-lock queue, the kernel's lock-less list as a stack, a stack
-	// behind one lock.
-	{program: "queue/twolock.alg", defines: []string{"THREADS=1"}, copies: 2, depth: 40, minConcrete: 180},
-	{program: "queue/twolock.alg", defines: []string{"THREADS=2"}, copies: 2, depth: 40, minConcrete: 950},
-	{program: "stack/llist.alg", defines: []string{"THREADS=1"}, copies: 2, depth: 40, minConcrete: 340},
-	{program: "stack/llist.alg", defines: []string{"THREADS=2"}, copies: 2, depth: 40, minConcrete: 2250},
-	{program: "stack/lockstack.alg", defines: []string{"THREADS=1"}, copies: 2, depth: 40, minConcrete: 250},
-	{program: "stack/lockstack.alg", defines: []string{"THREADS=2"}, copies: 2, depth: 40, minConcrete: 1050},
-	// Memory reuse (issue 21): free, new reusing a freed node (reached by
-	// depth 40) and a tagged Head, with one thread (with two the reuse
-	// model is faulty, and the tagged one's concrete runs to depth 40
-	// take about two minutes, too heavy for the suite).
-	{program: "stack/treiber-reuse.alg", defines: []string{"THREADS=1"}, copies: 2, depth: 40, minConcrete: 340},
-	{program: "stack/treiber-tagged.alg", defines: []string{"THREADS=1"}, copies: 2, depth: 40, minConcrete: 340},
+	// The algorithms of the catalogue (catalogue.toml) are added from
+	// their embed tables by catalogueEmbedCases.
 	// Small programs that pin down a behaviour of TVLA 3 (testdata/).
 	{program: "testdata/newinit.tvp", minConcrete: 3},
 	{program: "testdata/param.tvp", minConcrete: 4},
@@ -112,6 +94,35 @@ var embedCases = []embedCase{
 	{program: "queue/queue.tvp", defines: []string{"THREADS=1", "PURE_INIT"}, depth: 30, minConcrete: 340},
 	{program: "queue/queue.tvp", defines: []string{"THREADS=1", "PURE_INIT", "DGLM"}, depth: 30, minConcrete: 330},
 	{program: "queue/queue.tvp", defines: []string{"THREADS=1", "PURE_INIT", "COLLAPSE_THREADS"}, depth: 30, minConcrete: 340},
+}
+
+// catalogueEmbedCases are the embedding checks of the catalogue's
+// entries with an embed table: the entry's macros (its -D
+// arguments; any other argument is refused, since tvla embed's options
+// are these here) with the table's bounds.
+func catalogueEmbedCases(t *testing.T) []embedCase {
+	t.Helper()
+	entries, err := catalogue.Load("catalogue.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []embedCase
+	for _, e := range entries {
+		if e.Embed == nil {
+			continue
+		}
+		for i := 0; i < len(e.Args); i += 2 {
+			if e.Args[i] != "-D" || i+1 == len(e.Args) {
+				t.Fatalf("catalogue entry %s: an embed table needs args of -D NAME[=VALUE] only, not %q", e.Name, e.Args)
+			}
+		}
+		out = append(out, embedCase{program: e.Program, defines: e.Defines(), copies: e.Embed.Copies, threads: e.Embed.Threads,
+			depth: e.Embed.Depth, minConcrete: e.Embed.MinConcrete})
+	}
+	if len(out) == 0 {
+		t.Fatal("no catalogue entry has an embed table")
+	}
+	return out
 }
 
 func (c embedCase) name() string {
@@ -190,7 +201,7 @@ func fileExists(path string) bool {
 // and no rule or update is false on a reached state; the planted unsound
 // rule is caught.
 func TestBundledProgramsEmbed(t *testing.T) {
-	for _, c := range embedCases {
+	for _, c := range append(catalogueEmbedCases(t), embedCases...) {
 		t.Run(c.name(), func(t *testing.T) {
 			out := embedProgram(t, c)
 			rep := out.Report
@@ -241,7 +252,7 @@ func TestEveryBundledProgramIsEmbedChecked(t *testing.T) {
 		t.Fatal(err)
 	}
 	listed := map[string]bool{}
-	for _, c := range embedCases {
+	for _, c := range append(catalogueEmbedCases(t), embedCases...) {
 		listed[c.program] = true
 	}
 	var missing []string
