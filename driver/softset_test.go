@@ -43,3 +43,28 @@ func TestSoftSetFlagsNeedGeneration(t *testing.T) {
 		t.Errorf("TVP with --soft-invariants auto: %v", err)
 	}
 }
+
+// Any text either parses into a set with held names or gives a
+// positioned error; it never panics.
+func FuzzParseSoftSet(f *testing.F) {
+	f.Add([]byte("# x\npair push9 has[ss] doneLP\nheld if[push9,has[ss]]\n"))
+	f.Add([]byte("held a\npair a b\n"))
+	f.Add([]byte("keep\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		set, err := ParseSoftSet("f.soft", data)
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "f.soft:") {
+				t.Fatalf("error without the file: %v", err)
+			}
+			return
+		}
+		if len(set.Names) == 0 {
+			t.Fatal("a set without held names parsed")
+		}
+		for _, p := range set.Pairs {
+			if p.Location == "" || p.Q == "" || p.P == "" {
+				t.Fatalf("empty field in %+v", p)
+			}
+		}
+	})
+}
