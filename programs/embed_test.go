@@ -62,6 +62,12 @@ var embedCases = []embedCase{
 	// take about two minutes, too heavy for the suite).
 	{program: "stack/treiber-reuse.alg", defines: []string{"THREADS=1"}, copies: 2, depth: 40, minConcrete: 340},
 	{program: "stack/treiber-tagged.alg", defines: []string{"THREADS=1"}, copies: 2, depth: 40, minConcrete: 340},
+	// The Michael-Scott queue with reuse and with counters on Head, Tail
+	// and next, one thread, to depth 60, where an enqueue reuses the
+	// dummy a dequeue freed (the two-thread runs of the tagged queue
+	// store 51,566 abstract structures, too heavy for the suite).
+	{program: "queue/msqueue-reuse.alg", defines: []string{"THREADS=1"}, copies: 2, depth: 60, minConcrete: 400},
+	{program: "queue/msqueue-tagged.alg", defines: []string{"THREADS=1"}, copies: 2, depth: 60, minConcrete: 400},
 	// Small programs that pin down a behaviour of TVLA 3 (testdata/).
 	{program: "testdata/newinit.tvp", minConcrete: 3},
 	{program: "testdata/param.tvp", minConcrete: 4},
