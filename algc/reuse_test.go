@@ -76,7 +76,7 @@ op push(lv: data) {
 	}
 }
 
-// A tagged field (docs/algorithms.md, "Memory reuse"): the snapshot
+// A tagged field (docs/memory-reuse.md): the snapshot
 // tnext = sstail.next is stale once any thread writes next in the node
 // its sstail points to (the enqueue's own reset of a reused node's next
 // included), a cas on sstail.next needs it fresh, and a comparison of a
