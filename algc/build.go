@@ -91,6 +91,11 @@ type step struct {
 	unlock bool
 	// tagWrite is the tagged shared pointer the step writes (reuse.go).
 	tagWrite string
+	// tagField is the tagged field the step writes, tagNode the node it
+	// writes it in (a formula over @W@ for the scheduled thread);
+	// rebased are the field snapshots whose base variable it assigns.
+	tagField, tagNode string
+	rebased           []string
 }
 
 // ptrChange is a write to a shared node pointer (shared != "") or to the

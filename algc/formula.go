@@ -62,10 +62,15 @@ func (g *fgen) cond(x alg.Expr, t string) string {
 			return "(" + g.cond(x.X, t) + " & " + g.cond(x.Y, t) + ")"
 		case "||":
 			return "(" + g.cond(x.X, t) + " | " + g.cond(x.Y, t) + ")"
-		case "==":
-			return g.eq(x.X, x.Y, t)
-		case "!=":
-			return "!" + g.eq(x.X, x.Y, t)
+		case "==", "!=":
+			eq := g.eq(x.X, x.Y, t)
+			if tag := g.tagEq(x.X, x.Y, t); tag != "" {
+				eq = "(" + eq + tag + ")"
+			}
+			if x.Op == "!=" {
+				return "!" + eq
+			}
+			return eq
 		}
 	}
 	return "0"

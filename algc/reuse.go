@@ -22,6 +22,7 @@ import (
 // reuseSymbols records what the program frees and tags.
 func (s *symbols) reuseSymbols(prog *alg.Program, e *errs) {
 	s.snap = alg.TaggedSnapshots(prog)
+	s.fsnap = alg.TaggedFieldSnapshots(prog)
 	s.tagged = map[string]bool{}
 	for _, v := range prog.Shared {
 		if v.Tagged {
@@ -51,8 +52,13 @@ func (c *compiler) emitReuse() {
 		w.text("%%p freed(v)\n%%p reuse_pick(v) unique")
 	}
 	for _, x := range sortedKeys(c.s.snap) {
-		w.text("// %s(t): Head's counter has changed since t's snapshot %s of it.", staleName(c.s.snap[x], x), x)
+		w.text("// %s(t): %s's counter has changed since t's snapshot %s of it.", staleName(c.s.snap[x], x), c.s.snap[x], x)
 		w.text("%%p %s(v) THREAD_PRED", staleName(c.s.snap[x], x))
+	}
+	for _, x := range sortedKeys(c.s.fsnap) {
+		fs := c.s.fsnap[x]
+		w.text("// %s(t): the counter of %s.%s has changed since t's snapshot %s of it.", staleName(fs.Field, x), fs.Base, fs.Field, x)
+		w.text("%%p %s(v) THREAD_PRED", staleName(fs.Field, x))
 	}
 }
 
@@ -84,6 +90,7 @@ func (b *builder) reuseSteps(l *loc, st *alg.AssignStmt, after *loc) {
 	take.pre = "E(w) reuse_pick(w)"
 	take.updates = append(take.updates, update{"freed(v)", "freed(v) & !reuse_pick(v)"}, update{"reuse_pick(v)", "0"})
 	take.writes[x.Name] = true
+	b.staleOnRebase(take, x.Name)
 	take.assigns = append(take.assigns, &threadAssign{name: x.Name, val: "reuse_pick(v_2)", reuse: true})
 }
 
@@ -100,6 +107,12 @@ func (b *builder) staleOnWrite(s *step, shared string) {
 // snapshot variable is live, and the writer's own if it stays live.
 // Dead snapshots stay unset, so that threads without one look alike.
 func (c *compiler) staleUpdates(st *step) []update {
+	return append(c.staleSharedUpdates(st), c.staleFieldUpdates(st)...)
+}
+
+// staleSharedUpdates: the updates of the snapshots of the tagged shared
+// pointer st writes.
+func (c *compiler) staleSharedUpdates(st *step) []update {
 	if st.tagWrite == "" {
 		return nil
 	}
@@ -108,16 +121,10 @@ func (c *compiler) staleUpdates(st *step) []update {
 		if c.s.snap[x] != st.tagWrite {
 			continue
 		}
-		var at []string
-		for _, l := range c.b.locs {
-			if l.thread && c.live[l][x] {
-				at = append(at, "at["+l.name+"](v)")
-			}
-		}
 		p := staleName(st.tagWrite, x)
 		others := p + "(v)"
-		if len(at) > 0 {
-			others = "(" + p + "(v) | " + strings.Join(at, " | ") + ")"
+		if at := c.liveAt(x); at != "" {
+			others = "(" + p + "(v) | " + at + ")"
 		}
 		self := "0"
 		if st.to != nil && c.live[st.to][x] {
@@ -128,19 +135,43 @@ func (c *compiler) staleUpdates(st *step) []update {
 	return out
 }
 
-// staleOnRead: x = S takes S's counter: the thread's snapshot is fresh.
-func (b *builder) staleOnRead(s *step, x string, rhs alg.Expr) {
-	r, ok := rhs.(*alg.Name)
-	if !ok || b.s.snap[x] == "" || b.s.snap[x] != r.Name {
-		return
+// liveAt is the disjunction of at[L](v) over the thread locations where
+// x is live ("" if there is none).
+func (c *compiler) liveAt(x string) string {
+	var at []string
+	for _, l := range c.b.locs {
+		if l.thread && c.live[l][x] {
+			at = append(at, "at["+l.name+"](v)")
+		}
 	}
-	p := staleName(r.Name, x)
-	s.updates = append(s.updates, update{p + "(v)", p + "(v) & !tr_scheduled(v)"})
+	return strings.Join(at, " | ")
+}
+
+// staleOnRead: x = S takes S's counter, x = b.f the counter of b's f:
+// the thread's snapshot is fresh.
+func (b *builder) staleOnRead(s *step, x string, rhs alg.Expr) {
+	p := ""
+	switch r := rhs.(type) {
+	case *alg.Name:
+		if b.s.snap[x] != "" && b.s.snap[x] == r.Name {
+			p = staleName(r.Name, x)
+		}
+	case *alg.Field:
+		if base, ok := r.X.(*alg.Name); ok && b.s.fsnap[x] == (alg.FieldSnap{Base: base.Name, Field: r.Name}) {
+			p = staleName(r.Name, x)
+		}
+	}
+	if p != "" {
+		s.updates = append(s.updates, update{p + "(v)", p + "(v) & !tr_scheduled(v)"})
+	}
 }
 
 // casTag is the extra condition of a cas on a tagged S: the snapshot is
 // not stale.
 func (b *builder) casTag(c *alg.CAS) string {
+	if tag := b.casFieldTag(c); tag != "" {
+		return tag
+	}
 	loc, ok1 := c.Loc.(*alg.Name)
 	old, ok2 := c.Old.(*alg.Name)
 	if !ok1 || !ok2 || !b.s.tagged[loc.Name] || b.s.snap[old.Name] != loc.Name {
@@ -152,9 +183,14 @@ func (b *builder) casTag(c *alg.CAS) string {
 // staleCleared: a cleared snapshot variable's stale flag is reset, so
 // that threads that hold no snapshot look alike.
 func (c *compiler) staleCleared(x string) (update, bool) {
-	if c.s.snap[x] == "" {
+	p := ""
+	if c.s.snap[x] != "" {
+		p = staleName(c.s.snap[x], x)
+	} else if fs, ok := c.s.fsnap[x]; ok {
+		p = staleName(fs.Field, x)
+	}
+	if p == "" {
 		return update{}, false
 	}
-	p := staleName(c.s.snap[x], x)
 	return update{p + "(v)", p + "(v) & !tr_scheduled(v)"}, true
 }

@@ -75,3 +75,83 @@ op push(lv: data) {
 		t.Errorf("error %v, want %q", err, want)
 	}
 }
+
+// A tagged field (docs/memory-reuse.md): the snapshot
+// tnext = sstail.next is stale once any thread writes next in the node
+// its sstail points to (the enqueue's own reset of a reused node's next
+// included), a cas on sstail.next needs it fresh, and a comparison of a
+// tagged shared pointer with its snapshot compares the counters too.
+func TestTaggedFieldCompiles(t *testing.T) {
+	src, err := os.ReadFile("../programs/queue/msqueue-tagged.alg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := Compile("msqueue-tagged.alg", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"%p stale[next,tnext](v) THREAD_PRED",
+		"%p stale[Tail,sstail](v) THREAD_PRED",
+		// the cas on the tagged field
+		"%p (E(ts) tr_scheduled(ts) & ((A(w_2) ((E(w_3) sstail(ts, w_3) & next(w_3, w_2)) <-> tnext(ts, w_2))) & !stale[next,tnext](ts)))",
+		// its success writes next in sstail's node: other threads whose
+		// sstail is that node and whose tnext is live are now stale
+		"stale[next,tnext](v) = (tr_scheduled(v) ? 0 : (stale[next,tnext](v) | ((at[enqueue47](v) | at[enqueue52](v) | at[enqueue44](v) | at[enqueue43](v)) & (E(w_27) sstail(v, w_27) & (E(ts) tr_scheduled(ts) & sstail(ts, w_27))))))",
+		// n.next = null on a (possibly reused) node
+		"(E(w_29) sstail(v, w_29) & (E(ts) tr_scheduled(ts) & n(ts, w_29)))",
+		// the read takes the counter
+		"stale[next,tnext](v) = stale[next,tnext](v) & !tr_scheduled(v)",
+		// sstail == Tail compares the counters
+		"%p (E(ts) tr_scheduled(ts) & ((A(w_9) (sstail(ts, w_9) <-> Tail(w_9))) & !stale[Tail,sstail](ts)))",
+		// the empty linearisation point's test of sshead == Head too
+		"((A(w_23) (sshead(ts, w_23) <-> Head(w_23))) & !stale[Head,sshead](ts))",
+	} {
+		if !strings.Contains(out.TVP, want) {
+			t.Errorf("the model has no %q", want)
+		}
+	}
+	// Untagged, the same comparisons are of addresses only.
+	src, err = os.ReadFile("../programs/queue/msqueue-reuse.alg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, err = Compile("msqueue-reuse.alg", src); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(out.TVP, "stale[") {
+		t.Error("msqueue-reuse.alg's model has stale predicates")
+	}
+}
+
+// Assigning the base of a live field snapshot makes it stale: the
+// snapshot no longer describes the node the base points to.
+func TestTaggedFieldRebase(t *testing.T) {
+	src := `algorithm a;
+spec stack;
+type Node { next: Node tagged; val: data; }
+shared Head: Node;
+op push(lv: data) {
+	local n, b, x: Node;
+	n = new Node;
+	n.val = lv;
+	b = Head;
+	x = b.next;
+	b = Head;
+	yield;
+	cas(b.next, x, n) @lp;
+}
+op pop(): data {
+	local ss: Node;
+	ss = Head @lp(empty) if ss == null;
+	return empty;
+}
+`
+	out, err := Compile("rebase.alg", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "stale[next,x](v) = stale[next,x](v) | tr_scheduled(v)"; !strings.Contains(out.TVP, want) {
+		t.Errorf("the model has no %q", want)
+	}
+}

@@ -83,6 +83,7 @@ func (b *builder) store(s *step, lhs, rhs alg.Expr) {
 			}
 			s.writes[l.Name] = true
 			b.staleOnRead(s, l.Name, rhs)
+			b.staleOnRebase(s, l.Name)
 			a := &threadAssign{name: l.Name, src: rhs, isNew: s.news && isNewExpr(rhs)}
 			if kind == "bool" {
 				a.cond = b.g.cond(rhs, "v")
@@ -118,6 +119,7 @@ func (b *builder) store(s *step, lhs, rhs alg.Expr) {
 			return
 		}
 		s.stores = append(s.stores, &fieldStore{field: l.Name, base: l.X, rhs: rhs, isNew: isNewExpr(rhs)})
+		b.staleOnFieldWrite(s, l)
 		target := sched(valOf("ts", "v_2"))
 		s.updates = append(s.updates, update{l.Name + "(v_1, v_2)", fmt.Sprintf("(%s ? %s : %s(v_1, v_2))", node, target, l.Name)})
 		if l.Name == b.s.link {

@@ -37,10 +37,13 @@ type symbols struct {
 	// specification's node.
 	alloc map[string]string
 	// Memory reuse (reuse.go): whether the program frees; the tagged
-	// shared pointers; each snapshot variable's tagged pointer.
+	// shared pointers; each snapshot variable's tagged pointer; each
+	// snapshot variable's tagged field and the variable it is read
+	// through.
 	frees  bool
 	tagged map[string]bool
 	snap   map[string]string
+	fsnap  map[string]alg.FieldSnap
 }
 
 func newSymbols(prog *alg.Program, e *errs) *symbols {
