@@ -350,15 +350,7 @@ func writeExperimentReport(report *experiment.Report, out string, stdout, log io
 	case report.Interrupted:
 		return &exitError{code: exitLimit, err: fmt.Errorf("experiment interrupted: the outputs hold what the runs found")}
 	}
-	var failed, unended []string
-	for _, oc := range report.Outcomes {
-		switch oc.Status {
-		case experiment.Failed:
-			failed = append(failed, fmt.Sprintf("%s: %s", oc.Run.Name, oc.Error))
-		case experiment.Cancelled, experiment.Unfinished, experiment.NotRun:
-			unended = append(unended, fmt.Sprintf("%s: %s", oc.Run.Name, oc.Verdict()))
-		}
-	}
+	failed, unended := report.Problems()
 	if len(failed) > 0 {
 		return usageError("%d run(s) failed:\n%s", len(failed), strings.Join(failed, "\n"))
 	}
