@@ -270,7 +270,6 @@ func changedFlags(cmd *cobra.Command) map[string]bool {
 	return given
 }
 
-// logWriter is where the notes -q leaves out go.
 // reportSpill says what a run spilled: a line on log, and a warning on
 // stderr when spilling stopped early.
 func reportSpill(stderr, log io.Writer, dir string, sp driver.SpillStats) {
@@ -283,6 +282,7 @@ func reportSpill(stderr, log io.Writer, dir string, sp driver.SpillStats) {
 	}
 }
 
+// logWriter is where the notes -q leaves out go.
 func logWriter(stderr io.Writer, quiet bool) io.Writer {
 	if quiet {
 		return io.Discard
