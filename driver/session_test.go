@@ -121,6 +121,16 @@ func TestAnalyseSoftRounds(t *testing.T) {
 	if values["idle has[n]"] != SoftNever || values["push9 opval[n]"] != SoftAlways || values["idle has[n]"].String() != "0" {
 		t.Errorf("idle has[n] %v, push9 opval[n] %v", values["idle has[n]"], values["push9 opval[n]"])
 	}
+	// Of the 562: 384 unconditional, 156 held, and 178 conditional, 48
+	// held, none implied: the 204 held of round 3.
+	reported := 0
+	for _, l := range soft.Set.LocationNames {
+		reported += len(soft.ReportedAt(l))
+	}
+	if c := soft.Counts(); c != (SoftCounts{Unconditional: 384, HeldUnconditional: 156, Conditional: 178, HeldConditional: 48, Implied: 0}) ||
+		reported != c.HeldConditional-c.Implied {
+		t.Errorf("counts %+v, %d reported", c, reported)
+	}
 	if s := o.Summary("test").SoftInvariants; s == nil || s.Generated != 562 || len(s.Held) != 204 || s.Mode != "auto" {
 		t.Errorf("summary %+v", s)
 	}

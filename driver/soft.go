@@ -184,6 +184,50 @@ func (r *SoftResult) Implied(i int) bool {
 // declares: it held and is not implied.
 func (r *SoftResult) Reported(i int) bool { return r.Held[i] && !r.Implied(i) }
 
+// SoftCounts tallies a run's soft invariants: the unconditional and the
+// conditional ones generated, how many of each held, and how many of the
+// conditional ones that held the unconditional ones imply.
+type SoftCounts struct {
+	Unconditional, HeldUnconditional int
+	Conditional, HeldConditional     int
+	Implied                          int
+}
+
+// Counts tallies r's invariants.
+func (r *SoftResult) Counts() SoftCounts {
+	var c SoftCounts
+	for i, inv := range r.Set.Invariants {
+		switch {
+		case inv.Cond == nil:
+			c.Unconditional++
+			if r.Held[i] {
+				c.HeldUnconditional++
+			}
+		case r.Held[i]:
+			c.Conditional++
+			c.HeldConditional++
+			if r.Implied(i) {
+				c.Implied++
+			}
+		default:
+			c.Conditional++
+		}
+	}
+	return c
+}
+
+// ReportedAt lists what the conditional soft invariants reported at
+// location l say (SoftPropertyText), in generation order.
+func (r *SoftResult) ReportedAt(l string) []string {
+	var out []string
+	for i, inv := range r.Set.Invariants {
+		if inv.Location == l && inv.Cond != nil && r.Reported(i) {
+			out = append(out, SoftPropertyText(inv))
+		}
+	}
+	return out
+}
+
 // SoftPropertyText is what a soft invariant says, briefly: p, or q -> p
 // for a conditional one, with ! for negated literals.
 func SoftPropertyText(inv predicates.SoftInvariant) string {

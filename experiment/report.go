@@ -450,3 +450,19 @@ func (r *Report) Tally() (made, reused int) {
 	}
 	return made, reused
 }
+
+// Problems lists the runs that failed (bad input, a task that failed)
+// and those that did not end (cancelled, unfinished, never run), each as
+// "NAME: what happened", in the spec's order: what decides an
+// experiment's exit status besides an interrupt.
+func (r *Report) Problems() (failed, unended []string) {
+	for _, oc := range r.Outcomes {
+		switch oc.Status {
+		case Failed:
+			failed = append(failed, fmt.Sprintf("%s: %s", oc.Run.Name, oc.Error))
+		case Cancelled, Unfinished, NotRun:
+			unended = append(unended, fmt.Sprintf("%s: %s", oc.Run.Name, oc.Verdict()))
+		}
+	}
+	return failed, unended
+}

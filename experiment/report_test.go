@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -129,5 +130,28 @@ func TestReportTallyAndFiles(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
 			t.Error(err)
 		}
+	}
+}
+
+// Problems names the runs that decide an experiment's exit status: failed
+// ones, and those that did not end; a verified run, one with messages, one
+// stopped by a limit or timed out by the scheduler are none of them.
+func TestReportProblems(t *testing.T) {
+	oc := func(name string, st Status, errText string) *Outcome {
+		return &Outcome{Run: Run{Name: name}, Status: st, Error: errText}
+	}
+	r := &Report{Outcomes: []*Outcome{
+		oc("ok", Verified, ""), oc("bad", Failed, "x.tvp:1:1: syntax error\nmore"), oc("late", Unfinished, ""),
+		oc("gone", Cancelled, "by user"), oc("never", NotRun, ""), oc("slow", TimedOut, "time limit"),
+	}}
+	failed, unended := r.Problems()
+	if want := []string{"bad: x.tvp:1:1: syntax error\nmore"}; !slices.Equal(failed, want) {
+		t.Errorf("failed %q, want %q", failed, want)
+	}
+	if want := []string{"late: unfinished", "gone: cancelled: by user", "never: not run"}; !slices.Equal(unended, want) {
+		t.Errorf("unended %q, want %q", unended, want)
+	}
+	if failed, unended := (&Report{Outcomes: []*Outcome{oc("ok", Verified, "")}}).Problems(); failed != nil || unended != nil {
+		t.Errorf("a verified run: %q %q", failed, unended)
 	}
 }

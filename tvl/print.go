@@ -114,3 +114,26 @@ func (s *Structure) writePred(b *strings.Builder, indent string, p *Pred) {
 	}
 	b.WriteString(indent + p.Name + " = {" + strings.Join(items, ", ") + "}\n")
 }
+
+// Changed names the predicates whose printed interpretations differ
+// between two structures of one vocabulary, in the vocabulary's order,
+// after the change of size if any ("2→3 individuals"). Individuals are
+// compared by number, which Blur's canonical order makes meaningful
+// between the steps of a trace.
+func Changed(a, b *Structure) []string {
+	var out []string
+	if a.n != b.n {
+		out = append(out, strconv.Itoa(a.n)+"→"+strconv.Itoa(b.n)+" individuals")
+	}
+	var pa, pb strings.Builder
+	for _, p := range a.voc.Preds() {
+		pa.Reset()
+		pb.Reset()
+		a.writePred(&pa, "", p)
+		b.writePred(&pb, "", p)
+		if pa.String() != pb.String() {
+			out = append(out, p.Name)
+		}
+	}
+	return out
+}

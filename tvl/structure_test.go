@@ -2,6 +2,7 @@ package tvl_test
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/tvla-go/tvla/internal/testgen"
@@ -181,6 +182,34 @@ func TestPrintIsTVS(t *testing.T) {
 `
 	if got := s.String(); got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+// Changed names what a trace step changed: the size first, then the
+// predicates whose values differ, in declaration order.
+func TestChanged(t *testing.T) {
+	voc := listVocabulary()
+	voc.MustAdd("flag", 0)
+	voc.MustAdd("between", 3)
+	a := list(voc, 2, [][2]int{{0, 1}})
+	if got := tvl.Changed(a, a.Clone()); len(got) != 0 {
+		t.Errorf("a structure and its clone: changed %q, want nothing", got)
+	}
+	b := a.Clone()
+	b.Set(voc.Lookup("next"), logic.Unknown, 1, 1)
+	b.Set(voc.Lookup("flag"), logic.True)
+	b.Set(voc.Lookup("between"), logic.True, 0, 1, 0)
+	if got, want := tvl.Changed(a, b), []string{"next", "flag", "between"}; !slices.Equal(got, want) {
+		t.Errorf("changed %q, want %q", got, want)
+	}
+	c := a.Clone()
+	c.AddIndividual()
+	if got, want := tvl.Changed(a, c), []string{"2→3 individuals"}; !slices.Equal(got, want) {
+		t.Errorf("a new individual with no value: changed %q, want %q", got, want)
+	}
+	c.Set(voc.Lookup("x"), logic.True, 2)
+	if got, want := tvl.Changed(a, c), []string{"2→3 individuals", "x"}; !slices.Equal(got, want) {
+		t.Errorf("changed %q, want %q", got, want)
 	}
 }
 

@@ -124,7 +124,7 @@ func Build(prog *model.Program, res *engine.Result) *Views {
 			for i, st := range steps {
 				sv := &StepView{Location: st.Location, Action: st.Action, structure: st.Structure}
 				if i > 0 {
-					sv.Changed = changed(steps[i-1].Structure, st.Structure)
+					sv.Changed = tvl.Changed(steps[i-1].Structure, st.Structure)
 				}
 				if i == len(steps)-1 {
 					sv.Picture = mv.Picture
@@ -403,54 +403,6 @@ func graphText(g *dot.Graph) []byte {
 	var b bytes.Buffer
 	g.Write(&b)
 	return b.Bytes()
-}
-
-// changed names the predicates whose interpretations differ between two
-// structures of one vocabulary (individuals compared by number, as Blur
-// leaves them in canonical order), after the change of size if any.
-func changed(a, b *tvl.Structure) []string {
-	var out []string
-	if a.Size() != b.Size() {
-		out = append(out, fmt.Sprintf("%d→%d individuals", a.Size(), b.Size()))
-	}
-	for _, p := range a.Vocabulary().Preds() {
-		if interpretation(a, p) != interpretation(b, p) {
-			out = append(out, p.Name)
-		}
-	}
-	return out
-}
-
-// interpretation prints a predicate's non-zero tuples.
-func interpretation(s *tvl.Structure, p *tvl.Pred) string {
-	var b strings.Builder
-	n := s.Size()
-	switch p.Arity {
-	case 0:
-		b.WriteString(s.Get(p).String())
-	case 1:
-		for u := 0; u < n; u++ {
-			if v := s.Get(p, u); v != 0 {
-				fmt.Fprintf(&b, "%d:%s ", u, v)
-			}
-		}
-	case 2:
-		for u := 0; u < n; u++ {
-			for w := 0; w < n; w++ {
-				if v := s.Get(p, u, w); v != 0 {
-					fmt.Fprintf(&b, "%d,%d:%s ", u, w, v)
-				}
-			}
-		}
-	default:
-		var rows []string
-		s.EachKary(p, func(args []int, v tvl.Kleene) {
-			rows = append(rows, fmt.Sprint(args, v))
-		})
-		sortKeys(rows, func(x, y string) bool { return x < y })
-		b.WriteString(strings.Join(rows, " "))
-	}
-	return b.String()
 }
 
 // namer hands out names unique in a run, also when compared without case

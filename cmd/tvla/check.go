@@ -3,14 +3,11 @@ package main
 import (
 	"fmt"
 	"io"
-	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/tvla-go/tvla/driver"
-	"github.com/tvla-go/tvla/predicates"
 )
 
 func newCheckCommand() *cobra.Command {
@@ -67,76 +64,37 @@ func list(names []string, max int) string {
 }
 
 func printSummary(w io.Writer, l *driver.Loaded) {
-	p := l.Program
-	voc := p.Vocabulary
-	var files []string
-	for _, f := range l.Files {
-		files = append(files, filepath.Base(f))
-	}
-	fmt.Fprintf(w, "program          %s (%d files: %s)\n", p.File, len(l.Files), list(files, 6))
-	byArity := map[int]int{}
-	var core, instr, abs []string
-	for _, q := range voc.Declared() {
-		byArity[q.Arity]++
-		name := fmt.Sprintf("%s/%d", q.Name, q.Arity)
-		if q.Kind == predicates.Core {
-			core = append(core, name)
-		} else {
-			instr = append(instr, name)
-		}
-		if q.Arity == 1 && q.Abstraction() {
-			abs = append(abs, q.Name)
-		}
-	}
-	var arities []int
-	for k := range byArity {
-		arities = append(arities, k)
-	}
-	sort.Ints(arities)
+	c := l.Contents()
+	fmt.Fprintf(w, "program          %s (%d files: %s)\n", c.Program, len(c.Files), list(c.Files, 6))
 	var parts []string
-	names := map[int]string{0: "nullary", 1: "unary", 2: "binary", 3: "ternary"}
-	for _, k := range arities {
-		n := names[k]
-		if n == "" {
-			n = fmt.Sprintf("%d-ary", k)
-		}
-		parts = append(parts, fmt.Sprintf("%d %s", byArity[k], n))
+	for _, a := range c.ByArity {
+		parts = append(parts, fmt.Sprintf("%d %s", a.Predicates, driver.ArityName(a.Arity)))
 	}
-	fmt.Fprintf(w, "predicates       %d declared: %s\n", len(voc.Declared()), strings.Join(parts, ", "))
-	fmt.Fprintf(w, "  core           %s\n", list(core, 12))
-	fmt.Fprintf(w, "  instrumentation %s\n", list(instr, 12))
-	fmt.Fprintf(w, "  abstraction    %d unary: %s\n", len(abs), list(abs, 12))
-	written := 0
-	for _, r := range voc.Rules {
-		if strings.Contains(r.Origin, ":") {
-			written++
-		}
-	}
+	fmt.Fprintf(w, "predicates       %d declared: %s\n", c.Declared, strings.Join(parts, ", "))
+	fmt.Fprintf(w, "  core           %s\n", list(c.Core, 12))
+	fmt.Fprintf(w, "  instrumentation %s\n", list(c.Instrumentation, 12))
+	fmt.Fprintf(w, "  abstraction    %d unary: %s\n", len(c.Abstraction), list(c.Abstraction, 12))
 	fmt.Fprintf(w, "rules            %d: %d written with %%r, %d implied by properties; %d constraints for Coerce\n",
-		len(voc.Rules), written, len(voc.Rules)-written, len(predicates.Constraints(voc)))
-	var used []string
-	for _, a := range p.Actions {
-		used = append(used, a.String())
+		c.Rules, c.Written, c.Rules-c.Written, c.Constraints)
+	fmt.Fprintf(w, "actions          %d defined, %d instances used: %s\n", c.Definitions, len(c.Actions), list(c.Actions, 8))
+	entry := c.Entry
+	if entry == "" {
+		entry = "none"
 	}
-	fmt.Fprintf(w, "actions          %d defined, %d instances used: %s\n", len(p.Definitions), len(p.Actions), list(used, 8))
-	entry := "none"
-	if len(p.Locations) > 0 {
-		entry = p.Locations[0]
+	fmt.Fprintf(w, "cfg              %d locations, %d edges; entry %s\n", c.Locations, c.Edges, entry)
+	if len(c.Print) > 0 {
+		fmt.Fprintf(w, "  printed        %s\n", list(c.Print, 12))
 	}
-	fmt.Fprintf(w, "cfg              %d locations, %d edges; entry %s\n", len(p.Locations), len(p.Edges), entry)
-	if len(p.Print) > 0 {
-		fmt.Fprintf(w, "  printed        %s\n", list(p.Print, 12))
-	}
-	if len(l.Inputs) == 0 {
+	if len(c.Inputs) == 0 {
 		fmt.Fprintf(w, "inputs           none: one empty structure\n")
 	}
-	for i, in := range l.Inputs {
-		fmt.Fprintf(w, "inputs           %s: %d structures\n", filepath.Base(in), l.PerInput[i])
+	for _, in := range c.Inputs {
+		fmt.Fprintf(w, "inputs           %s: %d structures\n", in.File, in.Structures)
 	}
-	if len(p.Warnings) == 0 {
+	if len(c.Warnings) == 0 {
 		fmt.Fprintf(w, "warnings         none\n")
 	}
-	for _, warn := range p.Warnings {
+	for _, warn := range c.Warnings {
 		fmt.Fprintf(w, "warning          %s\n", warn)
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -50,31 +49,6 @@ var (
 		"timeout", "workers", "fresh", "dry-run", "out"}
 )
 
-const exampleSpec = `  # stack.toml, beside stack.tvp
-  title = "Treiber's stack: collapsed threads against bounded ones"
-  program = "stack.tvp"            # relative to this file
-  input = "stack.tvs"              # optional: PROGRAM.tvs beside it by default
-
-  [baseline]
-  name = "collapsed"
-  collapse_threads = true
-
-  [[variant]]
-  name = "threads-2"
-  description = "two threads, not collapsed"
-  collapse_threads = false
-  defines = { THREADS = 2 }
-
-  [[variant]]
-  name = "rel-join"
-  join = "rel"
-  max_structures = 20000           # the run stops there: marked >N
-  timeout = "2m"
-
-  [[variant]]
-  name = "doneLP-abs"
-  abs = ["doneLP"]                 # also: nonabs = ["p", "q"]`
-
 func newExperimentCommand() *cobra.Command {
 	var o experimentOptions
 	cmd := &cobra.Command{
@@ -85,24 +59,7 @@ baseline and its variants — and compares their state spaces, as the tables of
 Friggens' thesis compare predicate choices, thread bounds, interleavings and
 joins.
 
-The SPEC is TOML: program (a path relative to the SPEC), optionally input,
-title and description, a [baseline] table and any number of [[variant]]
-tables. The baseline and each variant may set:
-
-  name              letters, digits and - _ . + (required for a variant;
-                    the baseline's defaults to "baseline")
-  description       a sentence for the report
-  defines           macros: { THREADS = 2, FULL_INTERLEAVING = true, X = "v" };
-                    false leaves a macro undefined
-  join              ` + experimentJoins() + `
-  collapse_threads  true or false (tvla run --collapse-threads)
-  abs, nonabs       lists of predicates (tvla run --abs, --nonabs)
-  max_structures    stop the run after this many structures (0: no limit)
-  timeout           stop the run after this long, e.g. "90s" (0s: no limit)
-
-A variant is the baseline with what it sets: each key replaces the
-baseline's, except defines, which change the baseline's macros one by one.
-Unknown keys and values of the wrong kind are errors (SPEC:line:col).
+` + experiment.SpecFormat() + `
 
 Each run is a "tvla run" of this executable with the run's options (the
 command is in the report), so its figures are exactly what tvla run reports.
@@ -159,7 +116,7 @@ Slurm, a task cancelled or not ended yet).
 
 A SPEC:
 
-` + exampleSpec,
+` + experiment.ExampleSpec,
 		Example: `  tvla experiment programs/stack/experiments.toml
   tvla experiment programs/queue/experiments.toml --jobs 2 --max-memory 8GiB --timeout 10m
   tvla experiment programs/stack/experiments.toml --dry-run
@@ -350,15 +307,7 @@ func writeExperimentReport(report *experiment.Report, out string, stdout, log io
 	case report.Interrupted:
 		return &exitError{code: exitLimit, err: fmt.Errorf("experiment interrupted: the outputs hold what the runs found")}
 	}
-	var failed, unended []string
-	for _, oc := range report.Outcomes {
-		switch oc.Status {
-		case experiment.Failed:
-			failed = append(failed, fmt.Sprintf("%s: %s", oc.Run.Name, oc.Error))
-		case experiment.Cancelled, experiment.Unfinished, experiment.NotRun:
-			unended = append(unended, fmt.Sprintf("%s: %s", oc.Run.Name, oc.Verdict()))
-		}
-	}
+	failed, unended := report.Problems()
 	if len(failed) > 0 {
 		return usageError("%d run(s) failed:\n%s", len(failed), strings.Join(failed, "\n"))
 	}
@@ -396,11 +345,4 @@ func watchInterrupts(kill func(), log io.Writer, note string) (ctx context.Conte
 		signal.Stop(signals)
 		cancel()
 	}
-}
-
-// experimentJoins lists the joins a spec may choose: the abstract ones,
-// the default first.
-func experimentJoins() string {
-	joins := driver.AbstractJoins(true)
-	return strconv.Quote(joins[0]) + " (default), " + driver.OrList(joins[1:], true)
 }

@@ -275,7 +275,6 @@ func changedFlags(cmd *cobra.Command) map[string]bool {
 	return given
 }
 
-// logWriter is where the notes -q leaves out go.
 // reportSpill says what a run spilled: a line on log, and a warning on
 // stderr when spilling stopped early.
 func reportSpill(stderr, log io.Writer, dir string, sp driver.SpillStats) {
@@ -288,6 +287,7 @@ func reportSpill(stderr, log io.Writer, dir string, sp driver.SpillStats) {
 	}
 }
 
+// logWriter is where the notes -q leaves out go.
 func logWriter(stderr io.Writer, quiet bool) io.Writer {
 	if quiet {
 		return io.Discard

@@ -29,22 +29,9 @@ func printSoftTable(w io.Writer, r *driver.SoftResult) {
 	if !r.Complete {
 		fmt.Fprintln(w, "(the last round stopped early: these held on what it explored, which is not a fixpoint)")
 	}
-	uncond, cond, heldCond, implied := 0, 0, 0, 0
-	for i, inv := range set.Invariants {
-		if inv.Cond == nil {
-			uncond++
-		} else {
-			cond++
-			if r.Held[i] {
-				heldCond++
-				if r.Implied(i) {
-					implied++
-				}
-			}
-		}
-	}
+	c := r.Counts()
 	fmt.Fprintf(w, "\nunconditional: %d (%d location(s) matching %s, %d thread predicate(s), if and nif), %d held\n",
-		uncond, len(set.Locations), set.Pattern, len(set.Preds), len(r.HeldNames())-heldCond)
+		c.Unconditional, len(set.Locations), set.Pattern, len(set.Preds), c.HeldUnconditional)
 	tw = tabwriter.NewWriter(w, 0, 0, 1, ' ', 0)
 	fmt.Fprint(tw, " ")
 	for _, l := range set.LocationNames {
@@ -61,22 +48,16 @@ func printSoftTable(w io.Writer, r *driver.SoftResult) {
 	tw.Flush()
 	fmt.Fprintln(w, "  1: if[L,p] held (every thread at L has p); 0: nif[L,p] held (none has p);")
 	fmt.Fprintln(w, "  1/2: neither; -: both (no thread is ever at L); blank: the model declares the names")
-	if cond == 0 {
+	if c.Conditional == 0 {
 		return
 	}
-	fmt.Fprintf(w, "\nconditional: %d, %d held", cond, heldCond)
-	if implied > 0 {
-		fmt.Fprintf(w, ", of which %d the unconditional ones imply (not listed)", implied)
+	fmt.Fprintf(w, "\nconditional: %d, %d held", c.Conditional, c.HeldConditional)
+	if c.Implied > 0 {
+		fmt.Fprintf(w, ", of which %d the unconditional ones imply (not listed)", c.Implied)
 	}
 	fmt.Fprintln(w)
 	for _, l := range set.LocationNames {
-		var props []string
-		for i, inv := range set.Invariants {
-			if inv.Location == l && inv.Cond != nil && r.Held[i] && !r.Implied(i) {
-				props = append(props, driver.SoftPropertyText(inv))
-			}
-		}
-		if len(props) > 0 {
+		if props := r.ReportedAt(l); len(props) > 0 {
 			fmt.Fprintf(w, "  %s: %s\n", l, strings.Join(props, "; "))
 		}
 	}

@@ -39,32 +39,11 @@ func printTraces(w io.Writer, res *driver.Result) {
 	}
 }
 
-// changedPreds names the predicates whose printed interpretation differs
-// between two structures (individuals are numbered canonically, so a
-// difference in the universe shows as a change too).
+// changedPreds names the predicates whose values changed between two
+// steps of a trace, or says nothing did.
 func changedPreds(a, b *tvl.Structure) string {
-	lines := func(s *tvl.Structure) map[string]string {
-		out := map[string]string{}
-		for _, l := range strings.Split(s.String(), "\n") {
-			l = strings.TrimSpace(l)
-			if name, val, ok := strings.Cut(l, " = "); ok && !strings.HasPrefix(name, "%") {
-				out[name] = val
-			}
-		}
-		return out
+	if changed := tvl.Changed(a, b); len(changed) > 0 {
+		return strings.Join(changed, ", ")
 	}
-	la, lb := lines(a), lines(b)
-	var changed []string
-	for _, p := range a.Vocabulary().Preds() {
-		if la[p.Name] != lb[p.Name] {
-			changed = append(changed, p.Name)
-		}
-	}
-	if a.Size() != b.Size() {
-		changed = append([]string{fmt.Sprintf("%d→%d individuals", a.Size(), b.Size())}, changed...)
-	}
-	if len(changed) == 0 {
-		return "nothing"
-	}
-	return strings.Join(changed, ", ")
+	return "nothing"
 }

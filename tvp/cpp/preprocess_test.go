@@ -37,18 +37,25 @@ type tokPos struct {
 	pos  string
 }
 
-func TestPreprocessGood(t *testing.T) {
-	cases := []struct {
-		name    string
-		main    string            // the text of main.tvp
-		files   map[string]string // other files
-		defines map[string]string
-		path    []string
-		want    string
-		toks    []tokPos
-		files2  []string // Files(), when given
-		warns   []string // Warnings(), when given
-	}{
+// goodCase is a preprocessing that succeeds: the text of main.tvp (and
+// other files) in, the text out, and optionally where tokens land, the
+// files read and the warnings.
+type goodCase struct {
+	name    string
+	main    string            // the text of main.tvp
+	files   map[string]string // other files
+	defines map[string]string
+	path    []string
+	want    string
+	toks    []tokPos
+	files2  []string // Files(), when given
+	warns   []string // Warnings(), when given
+}
+
+// TestPreprocessText: comments, strings, continuation lines and skipped
+// lines, the text keeping its lines and columns.
+func TestPreprocessText(t *testing.T) {
+	checkGood(t, []goodCase{
 		{name: "comments become spaces",
 			main: "a /* x */ b // c\nd /* e\nf */ g\n",
 			want: "a         b     \nd     \n     g\n",
@@ -57,6 +64,28 @@ func TestPreprocessGood(t *testing.T) {
 			main: "#define A B\n/* #define A C */ A \"A // A\" // A\n",
 			want: "\n                  B \"A // A\"     \n",
 			toks: []tokPos{{"B", 0, "main.tvp:2:19"}, {"A // A", 0, "main.tvp:2:21"}}},
+		{name: "continuation lines",
+			main: "#define LONG a \\\n  b \\\n  c\nLONG d\np \\\nq r\n",
+			want: "\n\n\na b c d\np q r\n\n",
+			toks: []tokPos{{"b", 0, "main.tvp:4:1"}, {"d", 0, "main.tvp:4:6"}, {"q", 0, "main.tvp:6:1"}, {"r", 0, "main.tvp:6:3"}}},
+		{name: "continuation with trailing blanks and CRLF",
+			main: "#define M(T) a_##T \\  \r\n b_##T\r\nM(1) x\r\n",
+			want: "\n\na_1 b_1 x\r\n",
+			toks: []tokPos{{"b_1", 0, "main.tvp:3:1"}, {"x", 0, "main.tvp:3:6"}}},
+		{name: "a comment inside a directive spans lines",
+			main: "#define X a /* c\n */ b\nX\n",
+			want: "\n\na b\n"},
+		{name: "skipped lines keep lines aligned",
+			main: "#if 0\nbad \"\n#define X\n#endif\nok\n",
+			want: "\n\n\n\nok\n",
+			toks: []tokPos{{"ok", 0, "main.tvp:5:1"}}},
+	})
+}
+
+// TestPreprocessMacros: macro definition and expansion, -D and
+// redefinition.
+func TestPreprocessMacros(t *testing.T) {
+	checkGood(t, []goodCase{
 		{name: "object-like macro",
 			main: "#define N 3\nx N y\n",
 			want: "\nx 3 y\n",
@@ -71,17 +100,47 @@ func TestPreprocessGood(t *testing.T) {
 		{name: "arguments are expanded, results rescanned",
 			main: "#define ID(a) a\n#define TWO 2\n#define CALL(f, x) f(x)\nCALL(ID, TWO) CALL(ID, ID(TWO))\n",
 			want: "\n\n\n2 2\n"},
-		{name: "continuation lines",
-			main: "#define LONG a \\\n  b \\\n  c\nLONG d\np \\\nq r\n",
-			want: "\n\n\na b c d\np q r\n\n",
-			toks: []tokPos{{"b", 0, "main.tvp:4:1"}, {"d", 0, "main.tvp:4:6"}, {"q", 0, "main.tvp:6:1"}, {"r", 0, "main.tvp:6:3"}}},
-		{name: "continuation with trailing blanks and CRLF",
-			main: "#define M(T) a_##T \\  \r\n b_##T\r\nM(1) x\r\n",
-			want: "\n\na_1 b_1 x\r\n",
-			toks: []tokPos{{"b_1", 0, "main.tvp:3:1"}, {"x", 0, "main.tvp:3:6"}}},
-		{name: "a comment inside a directive spans lines",
-			main: "#define X a /* c\n */ b\nX\n",
-			want: "\n\na b\n"},
+		{name: "a macro naming itself is left alone",
+			main: "#define x x\n#define y x\n#define f(a) f(a + 1)\n#define B A(B)\n#define A(a) a\nx y f(2) B\n",
+			want: "\n\n\n\n\nx x f(2 + 1) B\n"},
+		{name: "a function-like macro name met again without '(' is no recursion",
+			main: "#define P(x) Q(x)\n#define Q(x) P\nP(1) + 2\n",
+			want: "\n\nP + 2\n"},
+		{name: "stringify and paste",
+			main: "#define S(a) #a\n#define L(T) l_##T x##T T##y\n#define E(a, b) a ## b\nS( p  q ) L(1) E(,z) E(,)\n",
+			want: "\n\n\n\"p q\" l_1 x1 1y z \n"},
+		{name: "a function-like macro name without '(' is left alone",
+			main: "#define F(a) a\nF + F\n(1)\n",
+			want: "\nF + 1\n\n"},
+		{name: "empty argument lists",
+			main: "#define F() f\n#define G(a) [a]\nF() G()\n",
+			want: "\n\nf []\n"},
+		{name: "words: %p stays, '.' separates, expansions do not run together",
+			main: "#define p q\n#define a b\n#define F(x) x\n%p p a.c c.a a$x F(u)F(v)\n",
+			want: "\n\n\n%p q b .c c.b a$x u v\n"},
+		{name: "brackets and braces are ordinary tokens",
+			main: "#define DN(var) wcc[var]\n#define IN(var, set) foreach (d in {var} & set)\nDN(x) IN(r, S)\n",
+			want: "\n\nwcc[x] foreach (d in {r} & S)\n"},
+		{name: "a macro expansion maps to the invocation",
+			main: "#define ACT(x) %action x() {\n  ACT(go) }\n",
+			want: "\n  %action go() { }\n",
+			toks: []tokPos{{"%action", 0, "main.tvp:2:3"}, {"go", 0, "main.tvp:2:3"}, {"}", 0, "main.tvp:2:11"}}},
+		{name: "-D replaced by a later #define, with a warning",
+			main:    "N\n#define N 2\nN\n",
+			defines: map[string]string{"N": "1", "F(a)": "<a>"},
+			want:    "1\n\n2\n",
+			warns:   []string{"main.tvp:2:9: macro N redefined"}},
+		{name: "the same definition again is no redefinition",
+			main:  "#define A  x   y\n#define A x y\n#define B 1\n#define B 2\nA B\n",
+			want:  "\n\n\n\nx y 2\n",
+			warns: []string{"main.tvp:4:9: macro B redefined"}},
+	})
+}
+
+// TestPreprocessInclude: where #include finds files, positions in them,
+// macros they define.
+func TestPreprocessInclude(t *testing.T) {
+	checkGood(t, []goodCase{
 		{name: "include, positions in the included file",
 			main:   "a\n#include \"inc.tvp\"\nb\n",
 			files:  map[string]string{"inc.tvp": "x\n  y\n"},
@@ -105,6 +164,13 @@ func TestPreprocessGood(t *testing.T) {
 			files: map[string]string{"m.tvp": "#define TWICE(x) x x\n"},
 			want:  "\n\np p\n",
 			toks:  []tokPos{{"p", 1, "main.tvp:2:1"}}},
+	})
+}
+
+// TestPreprocessConditionals: #if and its expressions, #ifdef, #elif,
+// #elseif, #warning.
+func TestPreprocessConditionals(t *testing.T) {
+	checkGood(t, []goodCase{
 		{name: "#if with -D values",
 			main:    "#if(1 < GNUM)\none\n#endif\n#if(2 < GNUM)\ntwo\n#endif\n#if GNUM > 1 && defined(GNUM) && !defined NOPE\nthree\n#endif\n",
 			defines: map[string]string{"GNUM": "2"},
@@ -128,49 +194,17 @@ func TestPreprocessGood(t *testing.T) {
 			main:  "#if 0\none\n#elseif 1\ntwo\n#else\nthree\n#endif\n",
 			want:  "\n\n\ntwo\n\n\n\n",
 			warns: []string{"main.tvp:3:1: #elseif read as #elif (TVLA 3 reads #elseif as #else and ignores the expression)"}},
-		{name: "a macro naming itself is left alone",
-			main: "#define x x\n#define y x\n#define f(a) f(a + 1)\n#define B A(B)\n#define A(a) a\nx y f(2) B\n",
-			want: "\n\n\n\n\nx x f(2 + 1) B\n"},
-		{name: "a function-like macro name met again without '(' is no recursion",
-			main: "#define P(x) Q(x)\n#define Q(x) P\nP(1) + 2\n",
-			want: "\n\nP + 2\n"},
-		{name: "stringify and paste",
-			main: "#define S(a) #a\n#define L(T) l_##T x##T T##y\n#define E(a, b) a ## b\nS( p  q ) L(1) E(,z) E(,)\n",
-			want: "\n\n\n\"p q\" l_1 x1 1y z \n"},
-		{name: "a function-like macro name without '(' is left alone",
-			main: "#define F(a) a\nF + F\n(1)\n",
-			want: "\nF + 1\n\n"},
-		{name: "empty argument lists",
-			main: "#define F() f\n#define G(a) [a]\nF() G()\n",
-			want: "\n\nf []\n"},
-		{name: "words: %p stays, '.' separates, expansions do not run together",
-			main: "#define p q\n#define a b\n#define F(x) x\n%p p a.c c.a a$x F(u)F(v)\n",
-			want: "\n\n\n%p q b .c c.b a$x u v\n"},
-		{name: "brackets and braces are ordinary tokens",
-			main: "#define DN(var) wcc[var]\n#define IN(var, set) foreach (d in {var} & set)\nDN(x) IN(r, S)\n",
-			want: "\n\nwcc[x] foreach (d in {r} & S)\n"},
-		{name: "-D replaced by a later #define, with a warning",
-			main:    "N\n#define N 2\nN\n",
-			defines: map[string]string{"N": "1", "F(a)": "<a>"},
-			want:    "1\n\n2\n",
-			warns:   []string{"main.tvp:2:9: macro N redefined"}},
-		{name: "the same definition again is no redefinition",
-			main:  "#define A  x   y\n#define A x y\n#define B 1\n#define B 2\nA B\n",
-			want:  "\n\n\n\nx y 2\n",
-			warns: []string{"main.tvp:4:9: macro B redefined"}},
 		{name: "#warning",
 			main:  "#if 1\n#warning \"too many threads\"\n#endif\nx\n",
 			want:  "\n\n\nx\n",
 			warns: []string{"main.tvp:2:1: #warning \"too many threads\""}},
-		{name: "skipped lines keep lines aligned",
-			main: "#if 0\nbad \"\n#define X\n#endif\nok\n",
-			want: "\n\n\n\nok\n",
-			toks: []tokPos{{"ok", 0, "main.tvp:5:1"}}},
-		{name: "a macro expansion maps to the invocation",
-			main: "#define ACT(x) %action x() {\n  ACT(go) }\n",
-			want: "\n  %action go() { }\n",
-			toks: []tokPos{{"%action", 0, "main.tvp:2:3"}, {"go", 0, "main.tvp:2:3"}, {"}", 0, "main.tvp:2:11"}}},
-	}
+	})
+}
+
+// checkGood preprocesses each case and compares what it gives with what
+// the case wants.
+func checkGood(t *testing.T, cases []goodCase) {
+	t.Helper()
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			files := map[string]string{"main.tvp": c.main}
