@@ -17,7 +17,9 @@ import (
 // starts). The test skips only where Slurm is not installed, and fails
 // there too under TVLA_SLURM_REQUIRED=1 (CI sets it). Where Slurm is
 // installed but no cluster answers, it starts the one-node cluster when
-// it can (as root) and stops it at the end.
+// it can (as root) and stops it at the end, once no other test run of
+// this machine is using it (slurmLockPath: several go test runs at once
+// share one cluster).
 func needSlurm(t *testing.T) {
 	t.Helper()
 	if _, err := exec.LookPath("sbatch"); err != nil {
@@ -26,6 +28,15 @@ func needSlurm(t *testing.T) {
 		}
 		t.Skip("Slurm is not installed (no sbatch in PATH); to run this test: apt-get install slurm-wlm munge, then sudo scripts/slurm-single-node start")
 	}
+	const wait = 5 * time.Minute
+	l, err := openSlurmLock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(l.close)
+	if err := l.lock(false, wait); err != nil {
+		t.Fatal(err)
+	}
 	if slurmNodeUp() {
 		return
 	}
@@ -33,16 +44,28 @@ func needSlurm(t *testing.T) {
 	if os.Getuid() != 0 {
 		t.Fatalf("Slurm is installed but no cluster answers with a node up: start one (sudo %s start)", script)
 	}
-	if out, err := exec.Command(script, "start").CombinedOutput(); err != nil {
-		t.Fatalf("%s start: %v\n%s", script, err, out)
+	if err := l.lock(true, wait); err != nil {
+		t.Fatal(err)
 	}
-	t.Cleanup(func() {
-		if out, err := exec.Command(script, "stop").CombinedOutput(); err != nil {
-			t.Errorf("%s stop: %v\n%s", script, err, out)
+	if !slurmNodeUp() { // another run may have started it meanwhile
+		if out, err := exec.Command(script, "start").CombinedOutput(); err != nil {
+			t.Fatalf("%s start: %v\n%s", script, err, out)
 		}
-	})
-	if !slurmNodeUp() {
-		t.Fatalf("%s started a cluster, but no node is up", script)
+		t.Cleanup(func() {
+			if err := l.lock(true, wait); err != nil {
+				t.Errorf("the one-node cluster this test started is left running: %v", err)
+				return
+			}
+			if out, err := exec.Command(script, "stop").CombinedOutput(); err != nil {
+				t.Errorf("%s stop: %v\n%s", script, err, out)
+			}
+		})
+		if !slurmNodeUp() {
+			t.Fatalf("%s started a cluster, but no node is up", script)
+		}
+	}
+	if err := l.lock(false, wait); err != nil {
+		t.Fatal(err)
 	}
 }
 
