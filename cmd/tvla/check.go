@@ -13,23 +13,11 @@ import (
 func newCheckCommand() *cobra.Command {
 	var o runOptions
 	cmd := &cobra.Command{
-		Use:   "check PROGRAM.tvp [INPUT.tvs ...]",
-		Short: "Parse and load a TVP program without analysing it",
-		Long: `Check preprocesses, parses and type-checks a TVP program (and its TVS inputs:
-those given, or PROGRAM.tvs beside the program) and prints a one-screen
-summary of what it declares. Every error is printed as file:line:col: message,
-and the exit status is then 2.
-
-Check takes every flag of tvla run, so a run's command line checks as it is
-(change run to check): those that decide what is loaded — -D, --path,
---props (and PROGRAM.properties beside the program), --collapse-threads,
---abs, --nonabs and the --soft-* flags — shape what is loaded and
-summarised; the others are checked for validity and otherwise ignored.`,
-		Example: `  tvla check programs/sll/reverse.tvp
-  tvla check programs/stack/stack.tvp programs/stack/stack.tvs -D THREADS=2 --path programs/stack
-  tvla check programs/stack/stack.tvp --collapse-threads -D NO_SOFT_INVARIANTS --soft-invariants auto
-  tvla check programs/stack/stack.tvp -props programs/stack/tvla.properties`,
-		Args: cobra.MinimumNArgs(1),
+		Use:     "check PROGRAM.tvp [INPUT.tvs ...]",
+		Short:   "Parse and load a TVP program without analysing it",
+		Long:    helpText("check.long.txt"),
+		Example: helpText("check.example.txt"),
+		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			cfg := &o.cfg
 			cfg.Program, cfg.Inputs, cfg.Explicit = args[0], args[1:], changedFlags(cmd)

@@ -16,18 +16,11 @@ import (
 func newCompileCommand() *cobra.Command {
 	var dir string
 	cmd := &cobra.Command{
-		Use:   "compile ALGORITHM.alg -o DIR",
-		Short: "Compile an algorithm to a TVP model and its initial structure",
-		Long: `Compile translates an algorithm (docs/algorithms.md) into the TVP model that
-tvla run analyses when given the .alg file: DIR/NAME.tvp, commented with the
-source lines each part comes from, and DIR/NAME.tvs, the initial structure
-(NAME is the file's base name). Both take the macros of the hand-written
-models: -D THREADS=N bounds the threads, --collapse-threads defines
-COLLAPSE_THREADS. The generated model is loaded as a check; every error is
-printed as file.alg:line:col: message (exit 2).`,
-		Example: `  tvla compile programs/stack/treiber.alg -o /tmp/treiber
-  tvla run /tmp/treiber/treiber.tvp --collapse-threads --soft-invariants auto`,
-		Args: cobra.ExactArgs(1),
+		Use:     "compile ALGORITHM.alg -o DIR",
+		Short:   "Compile an algorithm to a TVP model and its initial structure",
+		Long:    helpText("compile.long.txt"),
+		Example: helpText("compile.example.txt"),
+		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if dir == "" {
 				return usageError("compile needs -o DIR, the folder to write the model into")

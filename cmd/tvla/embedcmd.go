@@ -32,45 +32,11 @@ const (
 func newEmbedCommand() *cobra.Command {
 	o := embedOptions{cfg: driver.Defaults("")}
 	cmd := &cobra.Command{
-		Use:   "embed PROGRAM.tvp [INPUT.tvs ...]",
-		Short: "Check the analysis against concrete runs (Embedding Theorem)",
-		Long: `Embed checks that the abstract analysis of a program is sound on small
-concrete inputs. It runs the program twice from the same inputs (those given,
-or PROGRAM.tvs beside the program): once abstractly, as tvla run does, and once
-concretely, as tvla run --join conc does, from the concrete instances of the
-inputs (each summary individual as 1 to --copies individuals, --threads for
-threads). Then, by the Embedding Theorem (thesis §4.1.3), every concrete
-structure reached at a location must embed into an abstract structure kept
-there: a surjective map of its individuals onto the abstract ones under which
-every predicate value is ⊑ the abstract one (a non-summary individual takes
-exactly one concrete individual). Every message the concrete run raises at a
-location must be raised there by the analysis too. And the program's own
-claims must hold on every state the concrete run reaches: each consistency
-rule (Coerce takes them as true of every concrete state) and each update
-formula (its definite values must be its predicate's definition's).
-
-A failure prints the location, how the concrete run got there, the concrete
-structure (TVS), and the closest abstract structures there, with the values
-that do not fit under the best map found. A FALSE CLAIM prints the rule or
-update, a shortest trace to it and the state that breaks it; it often
-explains the failures.
-
-The abstract run drops a structure that Coerce finds inconsistent after an
-update instead of stopping (tvla.engine.breakIfCoerceAfterUpdateFailed=false):
-if the constraint that dropped it is wrong, the states it lost show up as
-failures.
-
-Exit status: 0 every concrete structure embeds, 1 a failure (a concrete
-structure that embeds nowhere, a concrete message the analysis missed, or a
-false claim), 2 bad input, 3 stopped by a limit or an
-interrupt, or the abstract run did not reach its fixpoint (the check needs it).
-The concrete run may stop at --max-depth or --max-structures: the check then
-covers what it reached.`,
-		Example: `  tvla embed programs/sll/reverse.tvp
-  tvla embed programs/sll/merge.tvp --copies 2 --max-depth 40
-  tvla embed programs/stack/stack.tvp -D THREADS=2 -D PURE_INIT --threads 2 --max-depth 12
-  tvla embed programs/sll/reverse.tvp programs/sll/lists_x.tvs --json embed.json --timeout 2m`,
-		Args: cobra.MinimumNArgs(1),
+		Use:     "embed PROGRAM.tvp [INPUT.tvs ...]",
+		Short:   "Check the analysis against concrete runs (Embedding Theorem)",
+		Long:    helpText("embed.long.txt"),
+		Example: helpText("embed.example.txt"),
+		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runEmbed(cmd, &o, args)
 		},

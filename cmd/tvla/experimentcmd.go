@@ -52,79 +52,11 @@ var (
 func newExperimentCommand() *cobra.Command {
 	var o experimentOptions
 	cmd := &cobra.Command{
-		Use:   "experiment SPEC.toml",
-		Short: "Run a program under several configurations and compare them with a baseline",
-		Long: `Experiment runs one TVP program under the configurations a SPEC file lists — a
-baseline and its variants — and compares their state spaces, as the tables of
-Friggens' thesis compare predicate choices, thread bounds, interleavings and
-joins.
-
-` + experiment.SpecFormat() + `
-
-Each run is a "tvla run" of this executable with the run's options (the
-command is in the report), so its figures are exactly what tvla run reports.
---jobs runs go at once; --max-memory is shared among them (each gets
-SIZE/jobs as its tvla run --max-memory; by default the budget is tvla run's
-default limit, so that the runs together stay within it, and
---max-memory 0 gives every run no limit); --timeout bounds every run that sets
-no timeout. A run stopped by a limit shows its figures as >N (lower bounds)
-and its verdict names the limit.
-
-Outputs, in --out (default: SPEC-results/ beside the SPEC, e.g.
-experiments-results/ for experiments.toml): results.md (a Markdown table:
-per run the unscheduled, stored and examined structures, constraint
-breaches, time and peak memory, each also as a percentage of the baseline's,
-and the verdict; then each run's command line), results.csv, results.json
-(with every run's own JSON summary) and chart.svg (bars of stored
-structures and time per run). The table is printed on standard output too;
-a line per run started and ended goes to standard error.
-
-Runs already made are not made again: each run's result is stored in a
-cache (--cache, default OUT/cache) under a key of everything that decides it
-— the run's options, the text of every file it reads (the program, what it
-includes, the input, PROGRAM.properties) and the tvla that runs it (its
-version; for a development build, the executable's SHA-256) — and a later
-experiment with a run of the same key reuses the result: the table marks it
-"(reused)". So adding a variant makes one run, and an interrupted experiment
-started again makes only the runs it did not finish. A run stopped by the
-time or memory limit, or interrupted, is not stored; one stopped by
-max_structures is (it stops at the same point every time). --fresh makes
-every run again (and stores the new results).
-
-Ctrl-C (or SIGTERM) stops the runs going on as Ctrl-C stops tvla run (their
-figures become lower bounds), starts no more, writes the outputs and exits
-3; a second Ctrl-C ends the runs at once.
-
-On a Slurm cluster, --slurm submits the runs instead as one job array (sbatch
---array), one task per run, each a tvla run of the run's options writing its
-JSON summary into OUT/slurm/runs (OUT must be on a file system the nodes
-share; the tasks run a copy of this executable, OUT/slurm/tvla). Runs whose
-result the cache holds are not submitted. --partition, --slurm-time,
---slurm-mem (each task's; its tvla run stops at 75% of it, with its figures)
-and --sbatch-arg (repeatable) shape the tasks; --jobs N lets at most N run at
-once, --workers is each task's CPUs (default 1). tvla then waits, following
-the tasks with squeue (and sacct where the cluster keeps accounting), and
-writes the same report. Ctrl-C stops the waiting, not the tasks: a later
-"tvla experiment SPEC --collect OUT" writes the report from the results
-folder; --no-wait submits and exits. A task Slurm stopped shows as
-"timed out" or "cancelled" (with the figures its run wrote as it stopped,
->N), one that failed as "error", one not ended yet as "unfinished".
-
-Exit status: 0 every run ran (whatever its verdict), 2 a bad SPEC (or a run
-that failed on bad input, or a task that failed), 3 interrupted (or, on
-Slurm, a task cancelled or not ended yet).
-
-A SPEC:
-
-` + experiment.ExampleSpec,
-		Example: `  tvla experiment programs/stack/experiments.toml
-  tvla experiment programs/queue/experiments.toml --jobs 2 --max-memory 8GiB --timeout 10m
-  tvla experiment programs/stack/experiments.toml --dry-run
-  tvla experiment programs/stack/experiments.toml --out stack-results -q
-  tvla experiment programs/stack/experiments.toml --slurm --partition short --slurm-time 10m --slurm-mem 4GiB
-  tvla experiment programs/stack/experiments.toml --slurm --no-wait --out /shared/stack
-  tvla experiment programs/stack/experiments.toml --collect /shared/stack`,
-		Args: cobra.ExactArgs(1),
+		Use:     "experiment SPEC.toml",
+		Short:   "Run a program under several configurations and compare them with a baseline",
+		Long:    helpText("experiment.long.txt", "{{spec format}}", experiment.SpecFormat(), "{{example spec}}", experiment.ExampleSpec),
+		Example: helpText("experiment.example.txt"),
+		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runExperiment(cmd, &o, args[0])
 		},

@@ -31,17 +31,10 @@ func versionString() string {
 
 func newRootCommand(stdout, stderr io.Writer) *cobra.Command {
 	root := &cobra.Command{
-		Use:   "tvla",
-		Short: "Canonical-abstraction shape analysis of TVP programs",
-		Long: `tvla verifies programs that manipulate heaps (and threads, which it treats as
-heap objects) by exploring their abstract state space of three-valued logical
-structures, as TVLA 3 does. A program is written in the TVP language; initial
-structures come from TVS files.`,
-		Example: `  tvla run programs/stack/stack.tvp --collapse-threads
-  tvla run programs/sll/reverse.tvp programs/sll/lists_x.tvs --join rel --json -
-  tvla embed programs/sll/reverse.tvp
-  tvla experiment programs/stack/experiments.toml
-  tvla version`,
+		Use:           "tvla",
+		Short:         "Canonical-abstraction shape analysis of TVP programs",
+		Long:          helpText("tvla.long.txt"),
+		Example:       helpText("tvla.example.txt"),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}

@@ -36,80 +36,11 @@ type runOptions struct {
 func newRunCommand() *cobra.Command {
 	o := runOptions{cfg: driver.Defaults("")}
 	cmd := &cobra.Command{
-		Use:   "run PROGRAM.tvp [INPUT.tvs ...]",
-		Short: "Analyse a TVP program to a fixpoint",
-		Long: `Run explores the abstract state space of a TVP program from its input
-structures until a fixpoint, and reports per location the structures reached
-and any messages raised.
-
-Without INPUT.tvs, PROGRAM.tvs beside the program is used when it exists,
-else the empty structure. TVLA 3's spellings of the flags (-join part, -ms 100,
--DNAME(VALUE), -props FILE, -terse) are accepted too.
-
-With --join conc the program runs on concrete (two-valued) structures, without
-Blur: each summary individual of an input stands for 1 to --copies individuals
-(--threads for threads), every 1/2 is tried as 0 and as 1, and the run goes
-breadth first up to --max-depth actions and --max-structures structures
-(100000 unless given). Instrumentation predicates follow their definitions
-and consistency rules are checked, not enforced: messages starting with
-"concrete check:" report update formulas or rules that a reached state
-contradicts.
-
---timeout, --max-memory and Ctrl-C (or SIGTERM) stop the run cleanly, from
-the first byte read (loading a program counts): the table says what was
-explored, the outputs asked for are written (each file atomically), and the
-exit status is 3. A second Ctrl-C quits at once. Without --max-memory, a run
-stops once its live heap passes ` + fmt.Sprint(driver.DefaultMemoryPercent) + `% of the physical memory (--max-memory 0:
-no limit). Output paths are checked before anything is read: one that could
-not be written is bad input (exit 2).
-
---spill-dir DIR lets a run that outgrows memory go on: once its live heap
-passes ` + fmt.Sprint(driver.DefaultSpillPercent) + `% of --max-memory, the stored structures it used least
-recently are written to a file in DIR (half of those in memory at a time,
-as often as the heap is found past the mark again), and read back when a
-join needs them. The result is the same as in memory. The file is removed
-as soon as it is made, so nothing is left in DIR however the run ends; a
-line on stderr says how much was spilled. DIR must be a folder in which a
-file can be made (else exit 2, before anything is read). --max-memory still
-stops the run (exit 3) if what stays in memory passes it.
-
-Exit status: 0 verified (no message), 1 messages raised, 2 bad input,
-3 stopped by a limit or an interrupt.
-
---abs P and --nonabs P (each repeatable) make the unary or nullary predicate
-P an abstraction predicate, or not one, whatever its declaration says: Blur
-then tells individuals apart by P, or no longer does (for nullary
-predicates, the partial join's key). A predicate that does not exist, or has
-two or more arguments, is bad input (exit 2). The JSON summary lists them
-under options.abs and options.nonabs.
-
---soft-invariants auto (with --collapse-threads) generates soft invariants
-(Friggens 2013, Chapter 8) instead of asking the model for them: for every
-location predicate at[L] (--soft-locations, default at[*]) and every thread
-predicate p, if[L,p] = isthread(v) & (at[L](v) -> p(v)) and nif[L,p] (the
-same with !p), nonabs instrumentation predicates, each with the rule
-if[L,p](v) & at[L](v) ==> p(v). The thread predicates are the unary
-predicates that are not abstraction predicates, other than the location
-predicates, tr_scheduled and those whose definitions read a location
-predicate (--soft-pred P names them instead, --soft-skip P leaves one out).
-A name the model already has is not generated. While a run does not verify
-(up to --soft-rounds runs, default 8), the next adds, at each location, the
-conditional soft invariants if[L,q,p] = "at L, q implies p" (with not[q],
-not[p]) for the pairs of thread predicates that stayed 1/2 there. After the
-table: the rounds, the value of each thread predicate at each location (1:
-if held, 0: nif held) and the conditional ones that held: held means 1 on
-every thread of every structure stored. --soft-invariants report also
-prints those that held as TVP declarations to paste into a model
-(--soft-invariants-out FILE writes them to FILE); the JSON summary has them
-under soft_invariants.`,
-		Example: `  tvla run programs/stack/stack.tvp --collapse-threads
-  tvla run programs/sll/reverse.tvp programs/sll/lists_x.tvs --join rel --tvs out.tvs --json summary.json
-  tvla run programs/stack/stack.tvp programs/stack/stack.tvs -D THREADS=2 --props programs/stack/tvla.properties
-  tvla run programs/sll/merge.tvp --timeout 30s --max-memory 2GiB --json summary.json
-  tvla run programs/sll/reverse.tvp --join conc --copies 4 --tvs concrete.tvs
-  tvla run programs/stack/stack.tvp -D THREADS=2 --nonabs 'r_by[spec]'
-  tvla run programs/stack/stack.tvp --collapse-threads -D NO_SOFT_INVARIANTS --soft-invariants report`,
-		Args: cobra.MinimumNArgs(1),
+		Use:     "run PROGRAM.tvp [INPUT.tvs ...]",
+		Short:   "Analyse a TVP program to a fixpoint",
+		Long:    helpText("run.long.txt", "{{memory percent}}", fmt.Sprint(driver.DefaultMemoryPercent), "{{spill percent}}", fmt.Sprint(driver.DefaultSpillPercent)),
+		Example: helpText("run.example.txt"),
+		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runAnalysis(cmd, &o, args)
 		},
