@@ -200,7 +200,8 @@ type jobTask struct {
 // and exit status. The status is written when tvla has ended, also when
 // Slurm stopped the task (time limit, scancel): Slurm sends every process
 // of the task SIGTERM, tvla stops as on Ctrl-C and writes its summary,
-// and the script, which notes the signal, waits for it.
+// and the script, which runs it in the foreground and notes the signal,
+// waits for it.
 func jobScript(dir string, tasks []jobTask, flags []string) string {
 	var b strings.Builder
 	b.WriteString(`#!/bin/bash
@@ -223,14 +224,13 @@ trap 'signal=TERM' TERM
 trap 'signal=INT' INT
 started=$(date +%s.%N)
 `)
-	fmt.Fprintf(&b, "\"$dir/tvla\" \"$@\" --json \"$dir/runs/$name.json\" %s 2>\"$dir/runs/$name.err\" &\n", experiment.ShellLine(flags))
-	b.WriteString(`pid=$!
-# A signal interrupts wait; tvla has it too and is writing its summary.
-while :; do
-  wait "$pid"
-  code=$?
-  kill -0 "$pid" 2>/dev/null || break
-done
+	// tvla runs in the foreground: a trapped signal then waits for it to
+	// end, and $? is its own status. In the background, a wait the signal
+	// cut short returned 128+N, and bash could lose the status when tvla
+	// ended during the trap (the status file then said 143 or -1 where
+	// tvla had exited 3).
+	fmt.Fprintf(&b, "\"$dir/tvla\" \"$@\" --json \"$dir/runs/$name.json\" %s 2>\"$dir/runs/$name.err\"\n", experiment.ShellLine(flags))
+	b.WriteString(`code=$?
 printf '{"exit_code": %d, "signal": "%s", "task": "%s", "node": "%s", "started": "%s", "ended": "%s"}\n' \
   "$code" "$signal" "${SLURM_ARRAY_JOB_ID:-}_${SLURM_ARRAY_TASK_ID:-}" "$(hostname -s)" "$started" "$(date +%s.%N)" \
   >"$dir/runs/$name.status.tmp"
