@@ -36,9 +36,15 @@ type constraint struct {
 	// loop is the order variables are bound in; checks[i] are the
 	// conjuncts whose variables are all bound at level i (checks[-1] is
 	// pre: conjuncts without variables).
-	loop      []logic.Var
-	pre       []*tvl.Compiled
-	checks    [][]*tvl.Compiled
+	loop   []logic.Var
+	pre    []*tvl.Compiled
+	checks [][]*tvl.Compiled
+	// checkArgs[i][j] says where checks[i][j]'s arguments are in an
+	// assignment: each conjunct is compiled over its own free variables,
+	// not the whole loop, so that a body of thousands of variables (a
+	// deep formula relativized for --join ind) compiles and binds in time
+	// linear in its size.
+	checkArgs [][]checkArgs
 	headLevel int // the level after which the head's variables are bound
 	// gens[i] says how level i finds candidate values: all individuals,
 	// or only those a positive atom there can hold for.
@@ -88,6 +94,7 @@ type constraintScratch struct {
 	pre   []*tvl.Bound
 	bound [][]*tvl.Bound
 	asg   []int
+	cargs []int // a check's arguments gathered from asg (checkArgs)
 	hargs []int
 	run   constraintRun
 }
@@ -255,13 +262,13 @@ func (c *Coercer) apply(s *tvl.Structure, idx int, k *constraint, touched predSe
 	sc := c.bindScratch(s, idx, k)
 	clear(sc.asg)
 	for _, p := range sc.pre {
-		if p.Eval(sc.asg...) != logic.True {
+		if p.Eval() != logic.True {
 			return true
 		}
 	}
 	r := &sc.run
 	*r = constraintRun{c: c, k: k, s: s, touched: touched, res: res, d: d,
-		checks: sc.bound, asg: sc.asg, args: sc.hargs, ok: true}
+		checks: sc.bound, asg: sc.asg, cargs: sc.cargs, args: sc.hargs, ok: true}
 	ok := true
 	if r.k.headLevel >= 0 || !r.satisfied() {
 		r.run(0)
@@ -277,7 +284,7 @@ func (c *Coercer) bindScratch(s *tvl.Structure, idx int, k *constraint) *constra
 	sc := c.scratch[idx]
 	if sc == nil {
 		sc = &constraintScratch{bound: make([][]*tvl.Bound, len(k.checks)),
-			asg: make([]int, len(k.loop)), hargs: make([]int, len(k.args))}
+			asg: make([]int, len(k.loop)), cargs: make([]int, len(k.loop)), hargs: make([]int, len(k.args))}
 		for _, p := range k.pre {
 			sc.pre = append(sc.pre, p.Bind(s))
 		}
@@ -314,6 +321,7 @@ type constraintRun struct {
 	d       *Delta
 	checks  [][]*tvl.Bound
 	asg     []int
+	cargs   []int
 	args    []int
 	// ok turns false when the structure is found inconsistent.
 	ok bool
@@ -345,8 +353,8 @@ func (r *constraintRun) run(level int) {
 // head already decides; it reports whether the loop should go on.
 func (r *constraintRun) try(level, u int) bool {
 	r.asg[level] = u
-	for _, b := range r.checks[level] {
-		if b.Eval(r.asg...) != logic.True {
+	for j, b := range r.checks[level] {
+		if b.Eval(r.checkArgs(level, j)...) != logic.True {
 			return r.ok
 		}
 	}
@@ -355,6 +363,27 @@ func (r *constraintRun) try(level, u int) bool {
 	}
 	r.run(level + 1)
 	return r.ok
+}
+
+// checkArgs are the positions in the loop of a conjunct's free variables,
+// in the loop's order; inPlace when they are 0, 1, ..., the common case.
+type checkArgs struct {
+	pos     []int
+	inPlace bool
+}
+
+// checkArgs returns the arguments of check j at level: its variables'
+// values under asg, read in place when they start the loop.
+func (r *constraintRun) checkArgs(level, j int) []int {
+	a := &r.k.checkArgs[level][j]
+	if a.inPlace {
+		return r.asg[:len(a.pos)]
+	}
+	args := r.cargs[:len(a.pos)]
+	for i, p := range a.pos {
+		args[i] = r.asg[p]
+	}
+	return args
 }
 
 // headArgs fills args with the head's individuals under asg.

@@ -3,6 +3,7 @@ package abstraction
 import (
 	"fmt"
 	"os"
+	"slices"
 
 	"github.com/tvla-go/tvla/logic"
 	"github.com/tvla-go/tvla/predicates"
@@ -60,17 +61,28 @@ func (k *constraint) compileBody(voc *tvl.Vocabulary, negHead *logic.Atom) error
 	k.loop = loopOrder(conjs, negHead, src.Vars)
 	k.conjInfo = conjunctInfos(voc, conjs, k.loop)
 	k.checks = make([][]*tvl.Compiled, len(k.loop))
+	k.checkArgs = make([][]checkArgs, len(k.loop))
 	k.gens = make([]generator, len(k.loop))
+	position := make(map[logic.Var]int, len(k.loop))
+	for i, v := range k.loop {
+		position[v] = i
+	}
 	for _, c := range conjs {
-		comp, err := tvl.Compile(c, voc, k.loop)
+		pos := conjunctPositions(c, position)
+		vars := make([]logic.Var, len(pos))
+		for i, p := range pos {
+			vars[i] = k.loop[p]
+		}
+		comp, err := tvl.Compile(c, voc, vars)
 		if err != nil {
 			return err
 		}
-		l := k.level(logic.FreeVars(c))
-		if l < 0 {
+		if len(pos) == 0 {
 			k.pre = append(k.pre, comp)
 			continue
 		}
+		l := pos[len(pos)-1]
+		k.checkArgs[l] = append(k.checkArgs[l], checkArgs{pos: pos, inPlace: isPrefix(pos)})
 		k.checks[l] = append(k.checks[l], comp)
 		if k.gens[l].kind == genAll {
 			k.gens[l] = generatorFor(voc, c, k.loop, l, k.level)
@@ -84,6 +96,31 @@ func (k *constraint) compileBody(voc *tvl.Vocabulary, negHead *logic.Atom) error
 		}
 	}
 	return nil
+}
+
+// conjunctPositions lists the positions in the loop (position maps each
+// loop variable to its level) of c's free variables, in the loop's order.
+// A free variable not in the loop is left out: compiling c then reports it.
+func conjunctPositions(c logic.Formula, position map[logic.Var]int) []int {
+	free := logic.FreeVars(c)
+	pos := make([]int, 0, len(free))
+	for _, v := range free {
+		if p, ok := position[v]; ok {
+			pos = append(pos, p)
+		}
+	}
+	slices.Sort(pos)
+	return pos
+}
+
+// isPrefix reports whether pos is 0, 1, ..., len(pos)-1.
+func isPrefix(pos []int) bool {
+	for i, p := range pos {
+		if p != i {
+			return false
+		}
+	}
+	return true
 }
 
 // compileHead reads what the head demands, and the level after which its

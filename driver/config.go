@@ -281,6 +281,15 @@ func (c *Config) DefineMap() map[string]string {
 func (c *Config) LoadConfig() tvp.LoadConfig {
 	overrides, _ := abstractionOverrides(c.Abs, c.NonAbs)
 	cfg := tvp.LoadConfig{Defines: c.DefineMap(), SearchPath: c.SearchPath, Abstraction: overrides}
+	// A TVS structure whose tables alone pass the memory limit (or, with
+	// none, the machine's memory) could only end the run, and allocating
+	// them at once, past what the sampler of the live heap sees, would end
+	// the process: it is refused as bad input instead.
+	if c.MaxMemory > 0 {
+		cfg.MaxStructureBytes, cfg.MaxStructureLimit = uint64(c.MaxMemory), "--max-memory"
+	} else if m := physicalMemory(); m > 0 {
+		cfg.MaxStructureBytes, cfg.MaxStructureLimit = m, "the machine's memory"
+	}
 	if c.SoftOn() {
 		cfg.Soft = &predicates.SoftConfig{LocationPattern: c.Soft.LocationPattern, Preds: c.Soft.Preds, Skip: c.Soft.Skip}
 		if set := c.Soft.set; set != nil {

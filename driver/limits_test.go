@@ -58,3 +58,17 @@ func TestReadableBytes(t *testing.T) {
 		}
 	}
 }
+
+// The loader refuses a TVS structure whose tables pass the memory limit,
+// or with none the machine's memory, naming which.
+func TestLoadConfigBoundsAStructure(t *testing.T) {
+	c := &Config{MaxMemory: 3 << 20}
+	if cfg := c.LoadConfig(); cfg.MaxStructureBytes != 3<<20 || cfg.MaxStructureLimit != "--max-memory" {
+		t.Errorf("--max-memory 3MiB: %d, %q", cfg.MaxStructureBytes, cfg.MaxStructureLimit)
+	}
+	c.MaxMemory = 0
+	cfg := c.LoadConfig()
+	if m := physicalMemory(); cfg.MaxStructureBytes != m || (m > 0) != (cfg.MaxStructureLimit == "the machine's memory") {
+		t.Errorf("--max-memory 0: %d, %q; physical memory %d", cfg.MaxStructureBytes, cfg.MaxStructureLimit, m)
+	}
+}

@@ -168,6 +168,8 @@ type compiler struct {
 	slots int
 	tcs   int
 	free  logic.FreeVarsMemo // of the subformulas, each computed once
+	// splits remembers mightSplit per node and polarity (quant.go).
+	splits map[splitKey]bool
 }
 
 func (c *compiler) newSlot() int {

@@ -57,11 +57,15 @@ func (c *compiler) quant(g *logic.Quant) (evalNode, error) {
 	// atoms, where the whole body would leave every variable unguarded.
 	// Only bodies that may split are put in negation normal form: doing
 	// it at every level of a deep nest would be quadratic.
+	// Disjuncts is asked only where the body may split (c.mightSplit,
+	// memoized per node): a nest that conjuncts interrupt, E(v0) (a(v0) &
+	// E(v1) (a(v1) & ...)) as --join ind relativizes it, is a quantifier
+	// per level, and Disjuncts at each would walk every level below it.
 	var ds []logic.Formula
 	switch {
-	case g.Kind == logic.Exists:
+	case g.Kind == logic.Exists && c.mightSplit(body, false):
 		ds = logic.Disjuncts(body, maxQuantDisjuncts)
-	case mightSplit(body, true):
+	case g.Kind == logic.Forall && c.mightSplit(body, true):
 		ds = logic.Disjuncts(logic.NNF(logic.NewNot(body)), maxQuantDisjuncts)
 	}
 	if len(ds) > 1 {
@@ -227,33 +231,63 @@ func generatorCandidates(vars []logic.Var, conj []logic.Formula) []int {
 // mightSplit is false only if logic.Disjuncts of logic.NNF(f), or of
 // logic.NNF(!f) when neg, is f alone: its top is no disjunction, and no
 // conjunction or existential quantifier over one. It looks no deeper than
-// Disjuncts would.
-func mightSplit(f logic.Formula, neg bool) bool {
+// Disjuncts would. (Disjuncts of f itself, not in NNF, splits no more:
+// it does not look under a negation.)
+func mightSplit(f logic.Formula, neg bool) bool { return splitStep(f, neg, mightSplit) }
+
+// splitKey is a node of a formula and the polarity it is asked about.
+type splitKey struct {
+	f   logic.Formula
+	neg bool
+}
+
+// mightSplit is the function mightSplit, remembered per node and
+// polarity, so that asking it at every level of a nest is linear.
+func (c *compiler) mightSplit(f logic.Formula, neg bool) bool {
+	switch f.(type) {
+	case *logic.Not, *logic.Binary, *logic.Quant:
+	default:
+		return false
+	}
+	k := splitKey{f, neg}
+	if v, ok := c.splits[k]; ok {
+		return v
+	}
+	v := splitStep(f, neg, c.mightSplit)
+	if c.splits == nil {
+		c.splits = map[splitKey]bool{}
+	}
+	c.splits[k] = v
+	return v
+}
+
+// splitStep is one step of mightSplit, asking rec about the subformulas.
+func splitStep(f logic.Formula, neg bool, rec func(logic.Formula, bool) bool) bool {
 	switch g := f.(type) {
 	case *logic.Not:
-		return mightSplit(g.Sub, !neg)
+		return rec(g.Sub, !neg)
 	case *logic.Binary:
 		switch g.Op {
 		case logic.And:
 			if neg {
 				return true // an |
 			}
-			return mightSplit(g.Left, false) || mightSplit(g.Right, false)
+			return rec(g.Left, false) || rec(g.Right, false)
 		case logic.Or:
 			if !neg {
 				return true
 			}
-			return mightSplit(g.Left, true) || mightSplit(g.Right, true)
+			return rec(g.Left, true) || rec(g.Right, true)
 		case logic.Implies: // !l | r
 			if !neg {
 				return true
 			}
-			return mightSplit(g.Left, false) || mightSplit(g.Right, true)
+			return rec(g.Left, false) || rec(g.Right, true)
 		}
 		return true // <-> becomes & and | of implications
 	case *logic.Quant:
 		if (g.Kind == logic.Exists) != neg {
-			return mightSplit(g.Body, neg)
+			return rec(g.Body, neg)
 		}
 	}
 	return false

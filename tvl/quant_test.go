@@ -188,6 +188,11 @@ func TestMightSplit(t *testing.T) {
 			if n := len(logic.Disjuncts(logic.NNF(g), 16)); n > 1 && !tvl.MightSplit(f, neg) {
 				t.Fatalf("mightSplit(%s, %v) = false, but it splits in %d", logic.String(f), neg, n)
 			}
+			// An existential quantifier's body is split as it is, not
+			// in NNF: mightSplit(f, false) covers that too.
+			if n := len(logic.Disjuncts(f, 16)); !neg && n > 1 && !tvl.MightSplit(f, false) {
+				t.Fatalf("mightSplit(%s, false) = false, but it splits in %d without NNF", logic.String(f), n)
+			}
 		}
 	}
 }

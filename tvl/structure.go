@@ -1,6 +1,11 @@
 package tvl
 
-import "github.com/tvla-go/tvla/logic"
+import (
+	"math"
+	"math/bits"
+
+	"github.com/tvla-go/tvla/logic"
+)
 
 // Kleene is logic.Kleene, repeated here because every signature uses it.
 type Kleene = logic.Kleene
@@ -89,6 +94,40 @@ func NewSized(voc *Vocabulary, n int, written ...*Pred) *Structure {
 		}
 	}
 	return newSparse(voc, n, needB)
+}
+
+// TableBytes is the memory the bit tables of a structure of n
+// individuals over voc take when every unary and binary predicate has
+// tables of its own, as an analysis may come to: two planes of n bits per
+// unary predicate, two of n² bits per binary one (k-ary predicates are
+// sparse and not counted). It saturates at the largest uint64 instead of
+// overflowing, so that a caller can refuse a universe whose tables could
+// never be allocated (a TVS file of a few MB can declare one) before
+// asking for them.
+func TableBytes(voc *Vocabulary, n int) uint64 {
+	if n <= 0 {
+		return 0
+	}
+	words := uint64(wordsFor(n))
+	nu, nb := uint64(len(voc.OfArity(1))), uint64(len(voc.OfArity(2)))
+	perPlane := satAdd(satMul(nu, words), satMul(nb, satMul(uint64(n), words)))
+	return satMul(satMul(perPlane, 2), 8)
+}
+
+func satMul(a, b uint64) uint64 {
+	hi, lo := bits.Mul64(a, b)
+	if hi != 0 {
+		return math.MaxUint64
+	}
+	return lo
+}
+
+func satAdd(a, b uint64) uint64 {
+	sum, carry := bits.Add64(a, b, 0)
+	if carry != 0 {
+		return math.MaxUint64
+	}
+	return sum
 }
 
 // newSized returns a structure of n individuals with every value 0, its

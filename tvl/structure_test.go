@@ -1,6 +1,7 @@
 package tvl_test
 
 import (
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -299,5 +300,26 @@ func TestNewSizedIsRepeatedAdd(t *testing.T) {
 		if s := a.AddIndividual(); a.Get(next, 0, n-1) != logic.Unknown || a.Get(next, s, s) != logic.False {
 			t.Fatalf("n=%d: growing NewSized's structure lost a value", n)
 		}
+	}
+}
+
+// TableBytes counts two planes per unary and binary predicate and
+// saturates instead of overflowing.
+func TestTableBytes(t *testing.T) {
+	voc := tvl.NewVocabulary()
+	voc.MustAdd("b", 0)
+	voc.MustAdd("x", 1) // with sm: two unary predicates
+	voc.MustAdd("n", 2)
+	voc.MustAdd("r", 3) // sparse: not counted
+	for _, c := range []struct {
+		n    int
+		want uint64
+	}{{0, 0}, {1, 2 * 8 * (2 + 1)}, {64, 2 * 8 * (2 + 64)}, {65, 2 * 8 * 2 * (2 + 65)}, {400000, 2 * 8 * 6250 * (2 + 400000)}} {
+		if got := tvl.TableBytes(voc, c.n); got != c.want {
+			t.Errorf("TableBytes(%d) = %d, want %d", c.n, got, c.want)
+		}
+	}
+	if got := tvl.TableBytes(voc, 1<<62); got != math.MaxUint64 {
+		t.Errorf("TableBytes(2^62) = %d, want saturation", got)
 	}
 }

@@ -30,6 +30,15 @@ type LoadConfig struct {
 	// They are added after the abstraction overrides, which decide what a
 	// thread predicate is; the program's SoftInvariants lists them.
 	Soft *predicates.SoftConfig
+	// MaxStructureBytes, when not 0, refuses (an *Error at the structure)
+	// a TVS structure whose bit tables, one per predicate as an analysis
+	// may come to (tvl.TableBytes), would take more: a TVS file of a few
+	// MB can declare a universe whose n² bits no machine holds, and
+	// allocating them would end the process. MaxStructureLimit names the
+	// limit in the message ("--max-memory", "the machine's memory"; "the
+	// limit" when empty).
+	MaxStructureBytes uint64
+	MaxStructureLimit string
 }
 
 // AbstractionError says why a predicate of LoadConfig.Abstraction cannot
@@ -115,5 +124,5 @@ func LoadTVS(path string, voc *tvl.Vocabulary, cfg LoadConfig) ([]TVSLocation, e
 	if err != nil {
 		return nil, err
 	}
-	return ParseTVS(src, voc)
+	return parseTVS(src, voc, tvsLimit{cfg.MaxStructureBytes, cfg.MaxStructureLimit})
 }

@@ -51,6 +51,41 @@ type TVSLocation struct {
 // are 0. The structures are returned writable, individual i being the i-th
 // name of %n. Errors are *Error values with the position of the problem.
 func ParseTVS(src Source, voc *tvl.Vocabulary) ([]TVSLocation, error) {
+	return parseTVS(src, voc, tvsLimit{})
+}
+
+// tvsLimit is LoadConfig's bound on one structure's tables (bytes 0: none).
+type tvsLimit struct {
+	bytes uint64
+	what  string
+}
+
+// check refuses a universe of n individuals whose tables over voc would
+// take more than the limit, before they are allocated.
+func (l tvsLimit) check(voc *tvl.Vocabulary, n int, pos Pos) error {
+	if l.bytes == 0 {
+		return nil
+	}
+	need := tvl.TableBytes(voc, n)
+	if need <= l.bytes {
+		return nil
+	}
+	what := l.what
+	if what == "" {
+		what = "the limit"
+	}
+	return &Error{Pos: pos, Msg: fmt.Sprintf("a structure of %d individuals: its truth tables would take %s, more than %s (%s)", n, gibString(need), what, gibString(l.bytes))}
+}
+
+// gibString writes a size in GiB with one decimal, or in MiB below 1 GiB.
+func gibString(n uint64) string {
+	if n < 1<<30 {
+		return strconv.FormatFloat(float64(n)/(1<<20), 'f', 1, 64) + " MiB"
+	}
+	return strconv.FormatFloat(float64(n)/(1<<30), 'f', 1, 64) + " GiB"
+}
+
+func parseTVS(src Source, voc *tvl.Vocabulary, limit tvsLimit) ([]TVSLocation, error) {
 	toks, err := Lex(src)
 	if err != nil {
 		return nil, err
@@ -61,6 +96,9 @@ func ParseTVS(src Source, voc *tvl.Vocabulary) ([]TVSLocation, error) {
 		out = append(out, TVSLocation{Label: label, Pos: pos})
 	}
 	p.onStructure = func(ast *tvsStructAST) error {
+		if err := limit.check(voc, len(ast.nodes), ast.pos); err != nil {
+			return err
+		}
 		st, err := buildTVSStructure(ast, voc)
 		if err != nil {
 			return err

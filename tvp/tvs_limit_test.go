@@ -67,3 +67,30 @@ func TestWriteTVSRefusesWhatCannotBeRead(t *testing.T) {
 		t.Errorf("small: %v, %d bytes", err, b.Len())
 	}
 }
+
+// A TVS structure whose tables would pass LoadConfig.MaxStructureBytes
+// is refused at the structure, before they are allocated: 400,000
+// individuals in 10 MB of TVS asked for a 40 GB table, and the Go
+// runtime ended the process ("fatal error: out of memory").
+func TestLoadTVSRefusesAUniverseOverTheLimit(t *testing.T) {
+	voc := bigListVocabulary()
+	path := filepath.Join(t.TempDir(), "big.tvs")
+	if err := os.WriteFile(path, []byte("%n = {u}\n%p = {}\n"+bigListTVS(3000)), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	need := tvl.TableBytes(voc, 3000) // sm and x, nxt: 2·(2+3000)·47 words
+	if want := uint64(2*8*47) * (2 + 3000); need != want {
+		t.Fatalf("TableBytes = %d, want %d", need, want)
+	}
+	cfg := LoadConfig{MaxStructureBytes: need - 1, MaxStructureLimit: "--max-memory"}
+	_, err := LoadTVS(path, voc, cfg)
+	want := path + ":3:1: a structure of 3000 individuals: its truth tables would take 2.2 MiB, more than --max-memory (2.2 MiB)"
+	if err == nil || err.Error() != want {
+		t.Fatalf("got %v, want %s", err, want)
+	}
+	cfg.MaxStructureBytes = need
+	locs, err := LoadTVS(path, voc, cfg)
+	if err != nil || len(locs[0].Structures) != 2 || locs[0].Structures[1].Structure.Size() != 3000 {
+		t.Fatalf("at the limit: %v", err)
+	}
+}

@@ -78,3 +78,35 @@ func TestExperimentSharesTheDefaultMemoryLimit(t *testing.T) {
 		}
 	}
 }
+
+// A TVS structure whose tables alone pass --max-memory is bad input at
+// the structure (exit 2) for check and run, not an allocation that ends
+// the process: 10 MB of TVS declaring 400,000 individuals made tvla ask
+// for a 40 GB table and die with "fatal error: out of memory".
+func TestTVSUniverseOverTheMemoryLimitIsBadInput(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("%n = {")
+	for i := range 6000 {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "u%d", i)
+	}
+	b.WriteString("}\n%p = {\n  x = {u0}\n}\n")
+	in := filepath.Join(dir, "wide.tvs")
+	if err := os.WriteFile(in, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// reverse's vocabulary has 3 binary predicates: 6,000 individuals
+	// take 6 tables of 6000·94 words, 26 MiB with the unary ones; the
+	// live heap while loading stays well below 16 MiB, so that the run
+	// is not stopped by the limit first (exit 3).
+	want := in + ":1:1: a structure of 6000 individuals: its truth tables would take 25.8 MiB, more than --max-memory (16.0 MiB)"
+	for _, c := range []string{"check", "run"} {
+		code, _, errOut := runChild(t, c, sll("reverse.tvp"), in, "--max-memory", "16MiB")
+		if code != exitInput || !strings.Contains(errOut, want) {
+			t.Errorf("%s: exit %d, stderr %q; want exit %d and %s", c, code, errOut, exitInput, want)
+		}
+	}
+}

@@ -200,7 +200,8 @@ type jobTask struct {
 // and exit status. The status is written when tvla has ended, also when
 // Slurm stopped the task (time limit, scancel): Slurm sends every process
 // of the task SIGTERM, tvla stops as on Ctrl-C and writes its summary,
-// and the script, which notes the signal, waits for it.
+// and the script, which runs it in the foreground and notes the signal,
+// waits for it.
 func jobScript(dir string, tasks []jobTask, flags []string) string {
 	var b strings.Builder
 	b.WriteString(`#!/bin/bash
