@@ -67,3 +67,16 @@ func items(set []byte) string {
 	}
 	return strings.Join(out, "\n")
 }
+
+// The collapsed compiled stack, whose initial heap holds garbage
+// (algc's garbageTVS), is sound on its concrete runs: up to two threads
+// and two garbage nodes of each kind, to depth 24, every concrete
+// structure embeds into the 369 abstract ones.
+func TestCollapsedTreiberWithGarbageEmbeds(t *testing.T) {
+	code, out, errOut := runCLI("embed", "../../programs/stack/treiber.alg", "--collapse-threads", "--copies", "2", "--threads", "2", "--max-depth", "24")
+	if code != 0 || !strings.Contains(out, "abstract run   369 structures, 0 messages (fixpoint)") ||
+		!strings.Contains(out, "concrete run   15806 structures from 160 concrete inputs") ||
+		!strings.Contains(out, "sound on these inputs") {
+		t.Errorf("exit %d\n%s\n%s", code, out, errOut)
+	}
+}
