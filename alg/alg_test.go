@@ -190,10 +190,52 @@ func TestDeepNesting(t *testing.T) {
 }
 
 func TestSpecLibrary(t *testing.T) {
-	if got := strings.Join(SpecNames(), ","); got != "queue,stack" {
+	if got := strings.Join(SpecNames(), ","); got != "deque,queue,stack" {
 		t.Errorf("SpecNames = %s", got)
 	}
 	if Specs["queue"].Op("dequeue") == nil || Specs["stack"].Op("dequeue") != nil {
 		t.Error("Op lookup")
+	}
+}
+
+// TestDequeSpec: the deque's operations are checked against the
+// specification like the stack's and the queue's, errors at their
+// positions.
+func TestDequeSpec(t *testing.T) {
+	d := Specs["deque"]
+	for _, name := range []string{"pushLeft", "pushRight", "popLeft", "popRight"} {
+		if d.Op(name) == nil {
+			t.Errorf("deque has no %s", name)
+		}
+	}
+	if d.Op("popRight").End != "right" || d.Op("pushLeft").End != "left" || !d.Op("popLeft").Empty || d.Op("pushRight").Result != "" {
+		t.Error("deque operations: ends, empty or results wrong")
+	}
+	const head = "algorithm d;\nspec deque;\ntype N { next: N; val: data; }\nshared H: N;\n"
+	for _, c := range []struct{ src, want string }{
+		{head + "op pushFront(x: data) { H = null @lp; }\n",
+			"d.alg:5:1: specification deque has no operation pushFront (it has: pushLeft, pushRight, popLeft, popRight)"},
+		{head + "op popRight() { H = null @lp; }\n",
+			"d.alg:5:1: operation popRight returns data in the specification: declare `: data`"},
+		{head + "op pushLeft(x: data): data { H = null @lp(x); return x; }\n",
+			"d.alg:5:23: operation pushLeft has no result in the specification"},
+	} {
+		_, err := Parse("d.alg", []byte(c.src))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: want %q, got %v", c.src, c.want, err)
+		}
+	}
+	ok := head + `op popLeft(): data {
+	local x: N;
+	local v: data;
+	x = H @lp(empty) if x == null;
+	if x == null { return empty; }
+	v = x.val;
+	H = null @lp(v);
+	return v;
+}
+`
+	if _, err := Parse("d.alg", []byte(ok)); err != nil {
+		t.Errorf("a popLeft with empty: %v", err)
 	}
 }

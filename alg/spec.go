@@ -8,6 +8,9 @@ type SpecOp struct {
 	Params []string // kinds: "data"
 	Result string   // "" (none) or "data"
 	Empty  bool     // may return the "empty" result
+	// End is the end of a deque the operation works at: "left" or
+	// "right" ("" for the other specifications).
+	End string
 }
 
 // Spec is a sequential specification of the library: the compiler
@@ -29,7 +32,7 @@ func (s *Spec) Op(name string) *SpecOp {
 	return nil
 }
 
-// Specs is the specification library, by name. set and deque go here.
+// Specs is the specification library, by name. set goes here.
 var Specs = map[string]*Spec{
 	"stack": {Name: "stack", Doc: "LIFO: push(v) puts v on top; pop() returns the top value or empty", Ops: []SpecOp{
 		{Name: "push", Params: []string{"data"}},
@@ -38,6 +41,12 @@ var Specs = map[string]*Spec{
 	"queue": {Name: "queue", Doc: "FIFO: enqueue(v) appends v; dequeue() returns the oldest value or empty", Ops: []SpecOp{
 		{Name: "enqueue", Params: []string{"data"}},
 		{Name: "dequeue", Result: "data", Empty: true},
+	}},
+	"deque": {Name: "deque", Doc: "double-ended queue: pushLeft(v)/pushRight(v) add v at an end; popLeft()/popRight() return the value at that end or empty", Ops: []SpecOp{
+		{Name: "pushLeft", Params: []string{"data"}, End: "left"},
+		{Name: "pushRight", Params: []string{"data"}, End: "right"},
+		{Name: "popLeft", Result: "data", Empty: true, End: "left"},
+		{Name: "popRight", Result: "data", Empty: true, End: "right"},
 	}},
 }
 

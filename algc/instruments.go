@@ -139,6 +139,17 @@ func (c *compiler) listInstruments(in *instruments) {
 	in.add(&instrument{name: "has_S[spec]", decl: "%i has_S[spec](v) = E(u) Head_S(u) & spec(v, u)", rules: []string{
 		"%r has_S[spec](v_1) & Head_S(v_2) ==> spec(v_1, v_2)",
 	}})
+	if c.spec.deque() {
+		// The deque's right end, as has_S[spec] is its left end.
+		in.add(&instrument{name: "has_T[spec]", decl: "%i has_T[spec](v) = E(u) Tail_S(u) & spec(v, u)", rules: []string{
+			"%r has_T[spec](v_1) & Tail_S(v_2) ==> spec(v_1, v_2)",
+			// commutes backwards: a popRight moves Tail_S to its
+			// predecessor, which is unique in the specification's
+			// acyclic list, so the node before v_1's successor's
+			// specification node is v_1's.
+			fmt.Sprintf("%%r (E(v_3, v_4) commutes(v_1) & %s(v_1, v_3) & spec(v_3, v_4) & %s(v_2, v_4) & reach[Head_S](v_2) & !circ(v_2)) ==> spec(v_1, v_2)", L, L),
+		}})
+	}
 	for _, op := range c.s.prog.Ops {
 		n := c.s.alloc[op.Name]
 		if n == "" || in.has("waiting["+n+"]") {

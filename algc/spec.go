@@ -31,9 +31,17 @@ type specLib struct {
 
 func (sp *specLib) queue() bool { return sp.name == "queue" }
 
+func (sp *specLib) deque() bool { return sp.name == "deque" }
+
+// right: the operation works at a deque's right end (Tail_S).
+func (sp *specLib) right(op *alg.OpDecl) bool {
+	o := alg.Specs[sp.name].Op(op.Name)
+	return o != nil && o.End == "right"
+}
+
 // heads are the specification's pointers.
 func (sp *specLib) heads() []string {
-	if sp.queue() {
+	if sp.queue() || sp.deque() {
 		return []string{"Head_S", "Tail_S"}
 	}
 	return []string{"Head_S"}
@@ -46,10 +54,13 @@ func (sp *specLib) empty() string {
 	return "!(E(w) Head_S(w))"
 }
 
-// first is the formula over x of the node whose value a removal returns.
-func (sp *specLib) first(x string) string {
+// first is the formula over x of the node whose value op's removal returns.
+func (sp *specLib) first(op *alg.OpDecl, x string) string {
 	if sp.queue() {
 		return fmt.Sprintf("(E(w) Head_S(w) & %s(w, %s))", sp.s.link, x)
+	}
+	if sp.deque() && sp.right(op) {
+		return "Tail_S(" + x + ")"
 	}
 	return "Head_S(" + x + ")"
 }
@@ -87,7 +98,9 @@ func (sp *specLib) insertSteps(b *builder, at, next *loc, pos alg.Pos) {
 	st.flags = map[string]bool{"doneLP": true}
 	st.reads[param] = true
 	up := []update{{"is_node(v)", "is_node(v) | isNew(v)"}, {"is_spec(v)", "is_spec(v) | isNew(v)"}}
-	if sp.queue() {
+	if sp.deque() {
+		up = append(up, sp.dequePush(sp.right(op))...)
+	} else if sp.queue() {
 		up = append(up, update{"Tail_S(v)", "isNew(v)"},
 			update{L + "(v_1, v_2)", L + "(v_1, v_2) | Tail_S(v_1) & isNew(v_2)"})
 	} else {
@@ -98,7 +111,9 @@ func (sp *specLib) insertSteps(b *builder, at, next *loc, pos alg.Pos) {
 	// The new node has the operation's value, and a successor unless it
 	// is the stack's only node.
 	up = append(up, update{"has[" + D + "](v)", "has[" + D + "](v) | isNew(v)"})
-	if sp.queue() {
+	if sp.deque() {
+		// dequePush gave the old end its link.
+	} else if sp.queue() {
 		up = append(up, update{"has[" + L + "](v)", "has[" + L + "](v) | Tail_S(v)"})
 	} else {
 		up = append(up, update{"has[" + L + "](v)", "has[" + L + "](v) | isNew(v) & (E(w) Head_S(w))"})
@@ -125,15 +140,16 @@ func (sp *specLib) insertSteps(b *builder, at, next *loc, pos alg.Pos) {
 func (sp *specLib) removeSteps(b *builder, value alg.Expr, at, next *loc, pos alg.Pos) {
 	op := b.op
 	L, D := sp.s.link, sp.s.value
-	differs := fmt.Sprintf("(E(w_v, dd) %s & %s(w_v, dd) & !%s)", sp.first("w_v"), D, sched(b.g.val(value, "ts", "dd")))
-	focus := []string{sp.first("v"), fmt.Sprintf("(E(w_v) %s & %s(w_v, v))", sp.first("w_v"), D)}
+	differs := fmt.Sprintf("(E(w_v, dd) %s & %s(w_v, dd) & !%s)", sp.first(op, "w_v"), D, sched(b.g.val(value, "ts", "dd")))
+	focus := []string{sp.first(op, "v"), fmt.Sprintf("(E(w_v) %s & %s(w_v, v))", sp.first(op, "w_v"), D)}
 	if v, ok := value.(*alg.Name); ok && sp.s.isThread(v.Name) {
 		focus = append(focus, sched(v.Name+"(ts, v)"))
 	}
-	if sp.queue() {
-		focus[0] = fmt.Sprintf("(E(w) Head_S(w) & %s(w, v))", L)
-	} else {
-		focus[0] = fmt.Sprintf("(E(w) Head_S(w) & %s(w, v))", L)
+	// The node that becomes the end: the successor of the head, or a
+	// deque's node before its right end.
+	focus[0] = fmt.Sprintf("(E(w) Head_S(w) & %s(w, v))", L)
+	if sp.deque() && sp.right(op) {
+		focus[0] = fmt.Sprintf("(E(w) Tail_S(w) & %s(v, w))", L)
 	}
 	st := b.newStep(at, next, pos, fmt.Sprintf("linearisation point: the specification's %s() returns %s", op.Name, source(value)))
 	st.pre = fmt.Sprintf("!%s & !%s & !%s", done, sp.empty(), differs)
@@ -141,7 +157,38 @@ func (sp *specLib) removeSteps(b *builder, value alg.Expr, at, next *loc, pos al
 	st.flags = map[string]bool{"doneLP": true}
 	b.g.threadVarsRead(value, st.reads)
 	sp.witnessReads(b, st.reads)
-	st.updates = []update{
+	st.updates = sp.removeUpdates(op)
+	st.retain = "!gone_S(v)"
+	what := "top"
+	switch {
+	case sp.queue():
+		what = "first value"
+	case sp.deque():
+		what = sp.Spec().Op(op.Name).End + " end"
+	}
+	fails := b.newStep(at, nil, pos, fmt.Sprintf("linearisation point of %s fails", op.Name))
+	fails.pre = fmt.Sprintf("%s | %s | %s", done, sp.empty(), differs)
+	fails.focus = focus[1:]
+	b.g.threadVarsRead(value, fails.reads)
+	fails.msgs = []message{
+		{done, fmt.Sprintf("linearisability: %s linearises twice %s", op.Name, sp.where(b, pos))},
+		{sp.empty(), fmt.Sprintf("linearisability: %s of a value while the specification %s is empty %s", op.Name, sp.name, sp.where(b, pos))},
+		{differs, fmt.Sprintf("linearisability: %s returns a value other than the specification's %s %s", op.Name, what, sp.where(b, pos))},
+	}
+}
+
+// Spec is the library entry.
+func (sp *specLib) Spec() *alg.Spec { return alg.Specs[sp.name] }
+
+// removeUpdates: a removal at the head (a stack's pop, a queue's
+// dequeue, a deque's popLeft) moves Head_S on and drops the old head; a
+// deque's popRight is dequePopRight.
+func (sp *specLib) removeUpdates(op *alg.OpDecl) []update {
+	L := sp.s.link
+	if sp.deque() && sp.right(op) {
+		return sp.dequePopRight()
+	}
+	up := []update{
 		{"spec(v_1, v_2)", "spec(v_1, v_2) & !Head_S(v_2)"},
 		{"Head_S(v)", fmt.Sprintf("E(w) Head_S(w) & %s(w, v)", L)},
 		{"reach[Head_S](v)", "reach[Head_S](v) & !Head_S(v)"},
@@ -158,20 +205,11 @@ func (sp *specLib) removeSteps(b *builder, value alg.Expr, at, next *loc, pos al
 		// link implementation nodes to specification nodes.
 		{"gone_S(v)", "Head_S(v)"},
 	}
-	st.retain = "!gone_S(v)"
-	what := "top"
-	if sp.queue() {
-		what = "first value"
+	if sp.deque() {
+		// The deque's only node was both ends.
+		up = append(up, update{"Tail_S(v)", "Tail_S(v) & !Head_S(v)"})
 	}
-	fails := b.newStep(at, nil, pos, fmt.Sprintf("linearisation point of %s fails", op.Name))
-	fails.pre = fmt.Sprintf("%s | %s | %s", done, sp.empty(), differs)
-	fails.focus = focus[1:]
-	b.g.threadVarsRead(value, fails.reads)
-	fails.msgs = []message{
-		{done, fmt.Sprintf("linearisability: %s linearises twice %s", op.Name, sp.where(b, pos))},
-		{sp.empty(), fmt.Sprintf("linearisability: %s of a value while the specification %s is empty %s", op.Name, sp.name, sp.where(b, pos))},
-		{differs, fmt.Sprintf("linearisability: %s returns a value other than the specification's %s %s", op.Name, what, sp.where(b, pos))},
-	}
+	return up
 }
 
 func (sp *specLib) emptySteps(b *builder, at, next *loc, pos alg.Pos) {

@@ -92,7 +92,7 @@ func loadCatalogue(t *testing.T) []catalogue.Entry {
 }
 
 // algTraceStep is a trace step that names a line of an .alg program.
-var algTraceStep = regexp.MustCompile(`(?m)^ +[0-9]+ +\S+ +after [a-z]+, line [0-9]+: `)
+var algTraceStep = regexp.MustCompile(`(?m)^ +[0-9]+ +\S+ +after [A-Za-z_][A-Za-z0-9_]*, line [0-9]+: `)
 
 // TestCatalog runs every entry of the catalogue that is not a benchmark:
 // its verdict, stored structures and soft-invariant rounds, a fault's

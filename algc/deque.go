@@ -1,0 +1,55 @@
+package algc
+
+import "fmt"
+
+// The deque specification (docs/deque.md): a list linked by the
+// algorithm's link field from its left end Head_S to its right end
+// Tail_S, both null when it is empty (no dummy node). pushLeft and
+// popLeft work at Head_S as a stack's push and pop do; pushRight appends
+// after Tail_S as a queue's enqueue does; popRight moves Tail_S back to
+// its predecessor, unique because the list is acyclic and the link field
+// a function with no sharing in the specification's list.
+
+// dequePush: the updates of the ends and the link for a push at the
+// right end (right) or the left end; the new node is isNew(v).
+func (sp *specLib) dequePush(right bool) []update {
+	L := sp.s.link
+	wasEmpty := "!(E(w) Head_S(w))"
+	if right {
+		return []update{
+			{"Tail_S(v)", "isNew(v)"},
+			{"Head_S(v)", "Head_S(v) | isNew(v) & " + wasEmpty},
+			{L + "(v_1, v_2)", L + "(v_1, v_2) | Tail_S(v_1) & isNew(v_2)"},
+			{"has[" + L + "](v)", "has[" + L + "](v) | Tail_S(v)"},
+		}
+	}
+	return []update{
+		{"Head_S(v)", "isNew(v)"},
+		{"Tail_S(v)", "Tail_S(v) | isNew(v) & " + wasEmpty},
+		{L + "(v_1, v_2)", L + "(v_1, v_2) | isNew(v_1) & Head_S(v_2)"},
+		{"has[" + L + "](v)", "has[" + L + "](v) | isNew(v) & !" + wasEmpty},
+	}
+}
+
+// dequePopRight: Tail_S moves to its predecessor (null when the deque
+// had one node, which was Head_S too), the predecessor loses its link,
+// and the old right end is dropped (gone_S, as a pop's old head is).
+func (sp *specLib) dequePopRight() []update {
+	L := sp.s.link
+	return []update{
+		{"Tail_S(v)", fmt.Sprintf("E(w) Tail_S(w) & %s(v, w)", L)},
+		{"Head_S(v)", "Head_S(v) & !Tail_S(v)"},
+		{L + "(v_1, v_2)", L + "(v_1, v_2) & !Tail_S(v_2)"},
+		{"has[" + L + "](v)", fmt.Sprintf("has[%s](v) & !(E(w) %s(v, w) & Tail_S(w))", L, L)},
+		{"spec(v_1, v_2)", "spec(v_1, v_2) & !Tail_S(v_2)"},
+		{"reach[Head_S](v)", "reach[Head_S](v) & !Tail_S(v)"},
+		{"r_by[spec](v)", "r_by[spec](v) & !Tail_S(v)"},
+		{"matching(v)", "matching(v) & !(E(w) spec(v, w) & Tail_S(w))"},
+		// A node loses commutes when its specification node's link to the
+		// old end goes, or its successor's relation to it does.
+		{"commutes(v)", fmt.Sprintf("commutes(v) & !(E(w, w_1) spec(v, w) & %s(w, w_1) & Tail_S(w_1)) & !(E(w, w_1) %s(v, w_1) & spec(w_1, w) & Tail_S(w))", L, L)},
+		{"has_S[spec](v)", "has_S[spec](v) & !(E(w) spec(v, w) & Tail_S(w))"},
+		{"has_T[spec](v)", fmt.Sprintf("E(w, w_1) spec(v, w) & %s(w, w_1) & Tail_S(w_1)", L)},
+		{"gone_S(v)", "Tail_S(v)"},
+	}
+}

@@ -1,0 +1,59 @@
+package algc
+
+import (
+	"strings"
+	"testing"
+)
+
+// The deque specification: popRight moves Tail_S back to its
+// predecessor and checks the right end's value; pushLeft and pushRight
+// set the other end when the deque was empty; messages name the end.
+func TestCompileDeque(t *testing.T) {
+	out := compileFile(t, "../programs/deque/lockdeque.alg")
+	for _, want := range []string{"%p Head_S(v) unique pointer", "%p Tail_S(v) unique pointer",
+		"%i has_T[spec](v) = E(u) Tail_S(u) & spec(v, u)"} {
+		if !strings.Contains(out.TVP, want) {
+			t.Errorf("model lacks %q", want)
+		}
+	}
+	popR := action(out.TVP, "popRight, line 88: linearisation point: the specification's popRight() returns lv")
+	for _, want := range []string{
+		"%p !(E(ts) tr_scheduled(ts) & doneLP(ts)) & !!(E(w) Head_S(w)) & !(E(w_v, dd) Tail_S(w_v) & val(w_v, dd) & !(E(ts) tr_scheduled(ts) & lv(ts, dd)))",
+		"Tail_S(v) = E(w) Tail_S(w) & right(v, w)",
+		"Head_S(v) = Head_S(v) & !Tail_S(v)",
+		"right(v_1, v_2) = right(v_1, v_2) & !Tail_S(v_2)",
+		"gone_S(v) = Tail_S(v)",
+	} {
+		if !strings.Contains(popR, want) {
+			t.Errorf("popRight's point lacks %q:\n%s", want, popR)
+		}
+	}
+	popL := action(out.TVP, "popLeft, line 69: linearisation point: the specification's popLeft() returns lv")
+	for _, want := range []string{"Head_S(w_v) & val(w_v, dd)", "Head_S(v) = E(w) Head_S(w) & right(w, v)", "Tail_S(v) = Tail_S(v) & !Head_S(v)", "gone_S(v) = Head_S(v)"} {
+		if !strings.Contains(popL, want) {
+			t.Errorf("popLeft's point lacks %q:\n%s", want, popL)
+		}
+	}
+	pushL := action(out.TVP, "pushLeft, line 33: linearisation point: the specification's pushLeft(lv)")
+	pushR := action(out.TVP, "pushRight, line 49: linearisation point: the specification's pushRight(lv)")
+	for _, c := range []struct{ act, want string }{
+		{pushL, "Head_S(v) = isNew(v)"}, {pushL, "Tail_S(v) = Tail_S(v) | isNew(v) & !(E(w) Head_S(w))"},
+		{pushL, "right(v_1, v_2) = right(v_1, v_2) | isNew(v_1) & Head_S(v_2)"},
+		{pushR, "Tail_S(v) = isNew(v)"}, {pushR, "Head_S(v) = Head_S(v) | isNew(v) & !(E(w) Head_S(w))"},
+		{pushR, "right(v_1, v_2) = right(v_1, v_2) | Tail_S(v_1) & isNew(v_2)"},
+	} {
+		if !strings.Contains(c.act, c.want) {
+			t.Errorf("push lacks %q:\n%s", c.want, c.act)
+		}
+	}
+	for _, want := range []string{
+		"linearisability: popRight returns a value other than the specification's right end (popRight, line 88)",
+		"linearisability: popLeft returns a value other than the specification's left end (popLeft, line 69)",
+		"linearisability: popRight returns empty but the specification deque is not empty (popRight, line 78)",
+		"linearisability: popLeft of a value while the specification deque is empty (popLeft, line 69)",
+	} {
+		if !strings.Contains(out.TVP, want) {
+			t.Errorf("model lacks the message %q", want)
+		}
+	}
+}
