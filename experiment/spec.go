@@ -26,6 +26,8 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"github.com/tvla-go/tvla/internal/tomlpos"
+
 	"github.com/tvla-go/tvla/driver"
 	"github.com/tvla-go/tvla/tvp"
 )
@@ -185,13 +187,7 @@ func ParseSpec(path string, data []byte) (*Spec, error) {
 	if _, err := toml.NewDecoder(bytes.NewReader(data)).Decode(&raw); err != nil {
 		var pe toml.ParseError
 		if errors.As(err, &pe) {
-			line, col := pe.Position.Line, pe.Position.Col
-			if at := pe.Position.Start; at > 0 && at <= len(data) {
-				// The library counts a newline it stops at as the start
-				// of the next line; place the error where the byte is.
-				line = bytes.Count(data[:at], []byte("\n")) + 1
-				col = at - bytes.LastIndexByte(data[:at], '\n')
-			}
+			line, col := tomlpos.Of(data, pe)
 			return nil, SpecErrors{{File: path, Line: line, Col: col, Msg: "TOML: " + pe.Message}}
 		}
 		return nil, SpecErrors{{File: path, Msg: "TOML: " + err.Error()}}

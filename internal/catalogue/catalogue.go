@@ -17,6 +17,8 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/tvla-go/tvla/internal/tomlpos"
 )
 
 // The verdicts an entry may expect.
@@ -116,13 +118,7 @@ func Parse(path string, data []byte) ([]Entry, error) {
 	if _, err := toml.NewDecoder(bytes.NewReader(data)).Decode(&file); err != nil {
 		var pe toml.ParseError
 		if errors.As(err, &pe) {
-			line, col := pe.Position.Line, pe.Position.Col
-			if at := pe.Position.Start; at > 0 && at <= len(data) {
-				// The library counts a newline it stops at as the start
-				// of the next line (as experiment.ParseSpec corrects).
-				line = bytes.Count(data[:at], []byte("\n")) + 1
-				col = at - bytes.LastIndexByte(data[:at], '\n')
-			}
+			line, col := tomlpos.Of(data, pe)
 			return nil, fmt.Errorf("%s:%d:%d: %s", path, line, col, pe.Message)
 		}
 		return nil, fmt.Errorf("%s: %v", path, err)
