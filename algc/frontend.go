@@ -1,9 +1,11 @@
 package algc
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
+	"sync"
 
 	"github.com/tvla-go/tvla/alg"
 	"github.com/tvla-go/tvla/model"
@@ -29,7 +31,39 @@ func CompileFile(path string, cfg tvp.LoadConfig) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	return Compile(path, src)
+	return lastCompile.get(path, src)
+}
+
+// lastCompile keeps the most recent compilation: a run asks for the
+// model (Load) and then for its initial structure (Input), and `tvla
+// compile` checks the model before writing it; each would otherwise
+// compile the same source again. The Output is never modified after
+// Compile returns, so sharing it is safe.
+var lastCompile compileMemo
+
+type compileMemo struct {
+	mu   sync.Mutex
+	path string
+	src  []byte
+	out  *Output
+}
+
+func (m *compileMemo) get(path string, src []byte) (*Output, error) {
+	m.mu.Lock()
+	if m.out != nil && m.path == path && bytes.Equal(m.src, src) {
+		out := m.out
+		m.mu.Unlock()
+		return out, nil
+	}
+	m.mu.Unlock()
+	out, err := Compile(path, src)
+	if err != nil {
+		return nil, err
+	}
+	m.mu.Lock()
+	m.path, m.src, m.out = path, append([]byte(nil), src...), out
+	m.mu.Unlock()
+	return out, nil
 }
 
 // Load is the driver's front end for .alg files: the algorithm compiled
