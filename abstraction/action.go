@@ -47,6 +47,9 @@ type Action struct {
 	// semi-naive Coerce after the update.
 	changes         []*tvl.Pred
 	isNew, instance *tvl.Pred
+	// every is the whole vocabulary: what Coerce checks after %retain
+	// removed individuals.
+	every []*tvl.Pred
 	// markNew are set to 1 on the individuals %new and %clone make.
 	markNew []*tvl.Pred
 	// initNew evaluates instrumentation definitions on the tuples of new
@@ -106,6 +109,9 @@ func CompileAction(voc *predicates.Vocabulary, act *model.Action, opts ActionOpt
 	}
 	if act.New || act.Clone || act.Retain != nil {
 		c.a.changes = append(c.a.changes, tv.Summary(), c.a.isNew, c.a.instance)
+	}
+	if act.Retain != nil {
+		c.a.every = tv.Preds()
 	}
 	if !opts.Differencing {
 		// As in TVLA without differencing: a predicate without an update

@@ -161,6 +161,10 @@ func (a *Action) UpdateFrom(s *tvl.Structure, b Binding, bs Bindings) (*tvl.Stru
 		}
 		if len(keep) < post.Size() {
 			post = post.Project(keep)
+			// Individuals left: a quantified constraint over any
+			// predicate may now fail (TVLA's "nonNull[x]() ==> E(v)
+			// x(v)" after free(x)), so Coerce checks every one.
+			changed = a.every
 		}
 	}
 	return post, changed, pre

@@ -172,6 +172,10 @@ func Verdict(res *Result) string {
 	switch {
 	case Verified(res):
 		return "verified"
+	case res.StoppedOnBreach && res.Stats.Messages > 0:
+		return fmt.Sprintf("stopped at a constraint breached after an update (%d message(s) before it)", res.Stats.Messages)
+	case res.StoppedOnBreach:
+		return "stopped at a constraint breached after an update"
 	case res.StoppedOnMessage:
 		return fmt.Sprintf("stopped at a message (%d in all)", res.Stats.Messages)
 	case res.Incomplete:

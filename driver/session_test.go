@@ -93,8 +93,8 @@ func TestAnalyseSoftRounds(t *testing.T) {
 		t.Errorf("%d stored, %d unscheduled, %s", o.Result.Stats.Stored, o.Result.Stats.Unscheduled, Verdict(o.Result))
 	}
 	want := []SoftRound{
-		{Generated: 384, Conditional: 0, Held: 184, Stored: 113, Verdict: "stopped at a message (2 in all)"},
-		{Generated: 508, Conditional: 124, Held: 185, Stored: 261, Verdict: "stopped at a message (1 in all)"},
+		{Generated: 384, Conditional: 0, Held: 184, Stored: 113, Verdict: "stopped at a constraint breached after an update"},
+		{Generated: 508, Conditional: 124, Held: 185, Stored: 261, Verdict: "stopped at a constraint breached after an update"},
 		{Generated: 562, Conditional: 178, Held: 204, Stored: 328, Verdict: "verified"},
 	}
 	soft := o.Soft
@@ -108,7 +108,7 @@ func TestAnalyseSoftRounds(t *testing.T) {
 		}
 	}
 	if n := strings.Count(log.String(), "soft invariants: round "); n != 2 ||
-		!strings.HasPrefix(log.String(), "soft invariants: round 1: stopped at a message (2 in all); round 2 adds conditional ones for ") {
+		!strings.HasPrefix(log.String(), "soft invariants: round 1: stopped at a constraint breached after an update; round 2 adds conditional ones for ") {
 		t.Errorf("log %q", log.String())
 	}
 	// nif[idle,has[n]] and if[push9,opval[n]] held (Fig. 8.6).

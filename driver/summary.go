@@ -62,6 +62,9 @@ type SummaryMessageGroup struct {
 	Text       string `json:"text"`
 	Action     string `json:"action"`
 	Structures int    `json:"structures"`
+	// Breach marks the constraint breach that stopped the run: listed,
+	// not counted among the messages (engine.Message.Breach).
+	Breach bool `json:"breach,omitempty"`
 }
 
 // SummaryLocation is a location's line of the summary.
@@ -94,7 +97,7 @@ func (o *Outcome) Summary(version string) Summary {
 	}
 	seen := map[string]bool{}
 	for _, l := range res.Locations {
-		sl := SummaryLocation{Label: l.Label, Structures: l.Structures.Len(), MaxIndividuals: l.Structures.MaxSize(), Messages: len(l.Messages)}
+		sl := SummaryLocation{Label: l.Label, Structures: l.Structures.Len(), MaxIndividuals: l.Structures.MaxSize(), Messages: l.MessageCount()}
 		s.Locations = append(s.Locations, sl)
 		for _, m := range l.Messages {
 			if !seen[m.Text] {
@@ -103,7 +106,7 @@ func (o *Outcome) Summary(version string) Summary {
 			}
 		}
 		for _, g := range l.MessageGroups() {
-			s.MessageGroups = append(s.MessageGroups, SummaryMessageGroup{Location: l.Label, Text: g.Text, Action: g.Action, Structures: len(g.Messages)})
+			s.MessageGroups = append(s.MessageGroups, SummaryMessageGroup{Location: l.Label, Text: g.Text, Action: g.Action, Structures: len(g.Messages), Breach: g.Messages[0].Breach})
 		}
 	}
 	s.Verified = !res.Incomplete && res.Stats.Messages == 0

@@ -113,7 +113,7 @@ func (w *worker) updateAndBlur(t task, steps focusSteps, u *tvl.Structure, b abs
 				// the state was invalid. It is reported as a message
 				// (TVLA only prints it), so the verdict is "not
 				// verified".
-				o.messages = append(o.messages, raised{text: "a constraint is breached after the update: " + r.Violated, structure: u})
+				o.messages = append(o.messages, raised{text: "a constraint is breached after the update: " + r.Violated, structure: u, breach: true})
 				o.broken = fmt.Sprintf("Coerce found a structure inconsistent after the update of action %s at %s: "+
 					"constraint %s is breached (set tvla.engine.breakIfCoerceAfterUpdateFailed=false to drop such structures instead)",
 					act.Title(), t.loc, r.Violated)

@@ -44,6 +44,12 @@ type Message struct {
 	Action    string
 	Text      string
 	Structure *tvl.Structure
+	// Breach marks the constraint breached after an update that stopped
+	// the run (TVLA's breakIfCoerceAfterUpdateFailed). It is listed with
+	// the messages, so that a report shows where the run stopped, but not
+	// counted as one: TVLA prints the breach and counts only the
+	// program's messages, and so do Stats.Messages and MessageCount.
+	Breach bool
 	// source is the stored structure the action started from.
 	source slotRef
 	// slotBound: the message was raised on the stored structure itself
@@ -62,6 +68,18 @@ type LocationResult struct {
 	Label      string
 	Structures Structures
 	Messages   []Message
+}
+
+// MessageCount is the number of the location's messages, the breach that
+// stopped a run (Message.Breach) not counted.
+func (l *LocationResult) MessageCount() int {
+	n := 0
+	for _, m := range l.Messages {
+		if !m.Breach {
+			n++
+		}
+	}
+	return n
 }
 
 // Structures are a location's stored structures, in the order they were
@@ -172,6 +190,10 @@ type Result struct {
 	// Its verdict (messages raised) stands, whatever the rest of the
 	// state space holds.
 	StoppedOnMessage bool
+	// StoppedOnBreach is set (with StoppedOnMessage) when an update broke
+	// a constraint: the breach is listed among the messages
+	// (Message.Breach), not counted in Stats.Messages.
+	StoppedOnBreach bool
 	// DiscardedInputs are the input structures Coerce found inconsistent
 	// (they represent no state, so the run starts without them).
 	DiscardedInputs []DiscardedInput

@@ -42,6 +42,8 @@ type raised struct {
 	// slotBound: raised on the stored structure itself under a join in
 	// place, so the message belongs to its slot (Message.slotBound).
 	slotBound bool
+	// breach: the constraint breached after an update (Message.Breach).
+	breach bool
 }
 
 // outcome is what one application produced. Only the engine's goroutine

@@ -174,7 +174,7 @@ func (st *state) runBatch(ctx context.Context, tasks []task, work map[string]boo
 		if o.broken != "" {
 			b.cancel()
 			r := st.result(o.broken, true)
-			r.StoppedOnMessage = true
+			r.StoppedOnMessage, r.StoppedOnBreach = true, true
 			return r, nil
 		}
 		if r := st.stopAtLimit(); r != nil {
@@ -207,7 +207,7 @@ func (st *state) fold(t task, o outcome, work map[string]bool) {
 		if st.messageLimitReached() {
 			break
 		}
-		st.message(t.loc, t.act, m.text, m.structure, m.slotBound)
+		st.message(t.loc, t.act, m)
 	}
 	target := st.sets[t.edge.To]
 	slots := st.slots[:0]
@@ -304,7 +304,8 @@ func (e *Engine) reversePostOrder(out map[string][]*model.Edge) map[string]int {
 
 // message records a message once per location, text and structure, or,
 // when slotBound, once per location, text and stored structure (st.source).
-func (st *state) message(loc string, act *abstraction.Action, text string, s *tvl.Structure, slotBound bool) {
+func (st *state) message(loc string, act *abstraction.Action, m raised) {
+	text, s, slotBound := m.text, m.structure, m.slotBound
 	key := fmt.Sprintf("%s\x00%s\x00%x", loc, text, s.OrderedHash())
 	if slotBound {
 		key = fmt.Sprintf("%s\x00%s\x00slot %d", loc, text, st.source.slot)
@@ -313,8 +314,10 @@ func (st *state) message(loc string, act *abstraction.Action, text string, s *tv
 		return
 	}
 	st.msgSeen[key] = true
-	st.messages[loc] = append(st.messages[loc], Message{Location: loc, Action: act.Title(), Text: text, Structure: s, source: st.source, slotBound: slotBound})
-	st.stats.Messages++
+	st.messages[loc] = append(st.messages[loc], Message{Location: loc, Action: act.Title(), Text: text, Structure: s, Breach: m.breach, source: st.source, slotBound: slotBound})
+	if !m.breach {
+		st.stats.Messages++
+	}
 }
 
 // ScheduledPredicate is the name of the predicate that marks the thread

@@ -40,7 +40,7 @@ func cfgGraph(prog *model.Program, res *engine.Result, href func(loc string) str
 		if res != nil {
 			structures, messages := 0, 0
 			if lr := res.Location(loc); lr != nil {
-				structures, messages = lr.Structures.Len(), len(lr.Messages)
+				structures, messages = lr.Structures.Len(), lr.MessageCount()
 			}
 			label += `<BR/><FONT POINT-SIZE="` + smallSize + `">` + plural(structures, "structure") + `</FONT>`
 			tip += ": " + plural(structures, "structure")

@@ -13,7 +13,7 @@ func printTable(w io.Writer, res *driver.Result, constraints int) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "location\tstructures\tmax individuals\tmessages\t")
 	for _, l := range res.Locations {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t\n", l.Label, l.Structures.Len(), l.Structures.MaxSize(), len(l.Messages))
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t\n", l.Label, l.Structures.Len(), l.Structures.MaxSize(), l.MessageCount())
 	}
 	tw.Flush()
 	st := res.Stats
