@@ -130,3 +130,21 @@ func TestPropertiesWithoutEffectAreNamed(t *testing.T) {
 		t.Errorf("a supported value is reported: %q", errOut)
 	}
 }
+
+// The breach that stops a run is listed among the message groups, marked,
+// and not counted among the messages (TVLA prints it, and counts only the
+// program's messages); the run is incomplete and exits 1.
+func TestBreachListedNotCounted(t *testing.T) {
+	s := runSummary(t, 1, "run", filepath.Join("testdata", "props", "breach.tvp"), "--json", "-", "-q")
+	if s.Messages != 0 || !s.Incomplete || s.Verified {
+		t.Errorf("messages %d, incomplete %v, verified %v; want 0, true, false", s.Messages, s.Incomplete, s.Verified)
+	}
+	if len(s.MessageGroups) != 1 || !s.MessageGroups[0].Breach || !strings.HasPrefix(s.MessageGroups[0].Text, "a constraint is breached after the update") {
+		t.Errorf("message groups %+v, want the breach alone, marked", s.MessageGroups)
+	}
+	for _, l := range s.Locations {
+		if l.Messages != 0 {
+			t.Errorf("%s: %d messages counted, want 0", l.Label, l.Messages)
+		}
+	}
+}
