@@ -24,12 +24,16 @@ import (
 // name whose formula is an atom. The markers of names are 1, the
 // nullary values the meet of the parts'. Composing one part "opens" its
 // outside individual that way: what an action reads there is 1/2. A
-// combination that contradicts itself gives nothing.
-func Compose(parts []*tvl.Structure, names []Component, outside *tvl.Pred) []*tvl.Structure {
+// combination that contradicts itself gives nothing. With
+// opts.KeepBinary, a part's binary values between an individual and its
+// outside individual (and on the outside individual) are the join of
+// those of the nodes it stands for, and take part in the meet.
+func Compose(parts []*tvl.Structure, names []Component, outside *tvl.Pred, opts DecomposeOptions) []*tvl.Structure {
 	m := newMeet(parts, names, outside)
 	if m == nil {
 		return nil
 	}
+	m.keepBinary = opts.KeepBinary
 	m.search()
 	return m.res
 }
@@ -51,6 +55,9 @@ type meet struct {
 	outAll bool // every part has an outside individual
 	res    []*tvl.Structure
 	unary  []*tvl.Pred
+	// keepBinary: the parts' binary values with their outside
+	// individuals are joins, meant to be read (DecomposeOptions).
+	keepBinary bool
 }
 
 // undecided marks a part of a tuple not matched yet.
@@ -58,6 +65,12 @@ const undecided = -2
 
 func newMeet(parts []*tvl.Structure, names []Component, outside *tvl.Pred) *meet {
 	k := len(parts)
+	parts = append([]*tvl.Structure(nil), parts...)
+	for i, d := range names {
+		if len(d.Hidden) > 0 {
+			parts[i] = reveal(parts[i], d.Hidden, outside)
+		}
+	}
 	m := &meet{parts: parts, names: names, outside: outside, inside: make([][]int, k), out: make([]int, k),
 		member: make([][][]logic.Kleene, k), claimed: make([][]bool, k), outAll: true}
 	for _, p := range parts[0].Vocabulary().OfArity(1) {
@@ -263,10 +276,14 @@ func (m *meet) build(extra bool) *tvl.Structure {
 		for b, tb := range tuples {
 			for _, p := range voc.OfArity(2) {
 				v, ok := m.meetOver(func(l int) (logic.Kleene, bool) {
-					if ta[l] < 0 || tb[l] < 0 {
-						return 0, false
+					a, b := ta[l], tb[l]
+					if a < 0 || b < 0 {
+						if !m.keepBinary {
+							return 0, false
+						}
+						a, b = m.at(l, a), m.at(l, b)
 					}
-					return m.parts[l].Get(p, ta[l], tb[l]), true
+					return m.parts[l].Get(p, a, b), true
 				})
 				if !ok {
 					return nil
@@ -315,4 +332,43 @@ func meetK(a, b logic.Kleene) (logic.Kleene, bool) {
 		return b, true
 	}
 	return a, false
+}
+
+// reveal is s, a component that does not record the hidden predicates,
+// with them 1/2 on its inside individuals.
+func reveal(s *tvl.Structure, hidden []*tvl.Pred, outside *tvl.Pred) *tvl.Structure {
+	s = s.Clone()
+	var in []int
+	for u := range s.Size() {
+		if s.Get(outside, u) != logic.True {
+			in = append(in, u)
+		}
+	}
+	for _, p := range hidden {
+		if p.Arity == 2 {
+			// Binary values with the outside individual too: they
+			// are 0 without keepBinary, a join of hidden ones with it.
+			for t := range tvl.Tuples(s.Size(), 2) {
+				s.Set(p, logic.Unknown, t...)
+			}
+			continue
+		}
+		for t := range tvl.Tuples(len(in), p.Arity) {
+			args := make([]int, len(t))
+			for i, x := range t {
+				args[i] = in[x]
+			}
+			s.Set(p, logic.Unknown, args...)
+		}
+	}
+	return s
+}
+
+// at is the individual of part l a tuple's entry u names: u itself, or
+// the part's outside individual for -1.
+func (m *meet) at(l, u int) int {
+	if u < 0 {
+		return m.out[l]
+	}
+	return u
 }

@@ -56,11 +56,11 @@ func (d *decomposing) prepare(e *Engine) error {
 	voc := e.voc.Tvl()
 	d.outside = voc.Lookup("outside")
 	for _, n := range e.prog.DecompNames {
-		in, err := tvl.Compile(n.Formula, voc, []logic.Var{n.Var})
+		c, err := abstraction.NewComponent(n.Name, n.Marker.Pred, n.Formula, n.Var, voc)
 		if err != nil {
 			return fmt.Errorf("%s: %%dname %s: %w", n.Origin, n.Name, err)
 		}
-		d.comps = append(d.comps, abstraction.Component{Name: n.Name, Marker: n.Marker.Pred, In: in})
+		d.comps = append(d.comps, c)
 	}
 	d.plans = map[*model.Action]*composePlan{}
 	for _, a := range e.prog.Actions {
@@ -237,7 +237,7 @@ func (d *decomposing) decompose(e *Engine, s *tvl.Structure, names []abstraction
 		s.Set(d.outside, logic.False, u)
 	}
 	var out []*tvl.Structure
-	for _, c := range abstraction.Decompose(s, names, d.outside, abstraction.DecomposeOptions{}) {
+	for _, c := range abstraction.Decompose(s, names, d.outside, d.options(e)) {
 		b, _ := abstraction.Blur(c, e.abs)
 		b.Freeze()
 		out = append(out, b)
@@ -371,7 +371,7 @@ func (d *decomposing) apply(w *worker, t task) outcome {
 		return slices.Equal(plan.msgNames[m.Compose], t.names)
 	}
 	defer func() { w.keepMsg = nil }()
-	for _, c := range abstraction.Compose(parts, names, d.outside) {
+	for _, c := range abstraction.Compose(parts, names, d.outside, d.options(w.e)) {
 		r := w.coerce.Coerce(c, nil)
 		o.stats.Breaches += r.Breaches
 		if !r.Consistent {
@@ -408,4 +408,9 @@ func (p *phaseStats) add(q phaseStats) {
 	p.CoerceTime += q.CoerceTime
 	p.UpdateTime += q.UpdateTime
 	p.BlurTime += q.BlurTime
+}
+
+// options are the engine's decomposition options.
+func (d *decomposing) options(e *Engine) abstraction.DecomposeOptions {
+	return abstraction.DecomposeOptions{KeepBinary: e.opts.DecomposeKeepBinary}
 }
