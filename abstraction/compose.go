@@ -24,16 +24,16 @@ import (
 // name whose formula is an atom. The markers of names are 1, the
 // nullary values the meet of the parts'. Composing one part "opens" its
 // outside individual that way: what an action reads there is 1/2. A
-// combination that contradicts itself gives nothing. With
-// opts.KeepBinary, a part's binary values between an individual and its
-// outside individual (and on the outside individual) are the join of
-// those of the nodes it stands for, and take part in the meet.
-func Compose(parts []*tvl.Structure, names []Component, outside *tvl.Pred, opts DecomposeOptions) []*tvl.Structure {
+// combination that contradicts itself gives nothing. A part's binary
+// values with its outside individual are not read, even when they are
+// the join of those of the nodes it stands for (keepBinary): meeting
+// them lost, on linearization_stack's push loop, compositions the
+// reference keeps (docs/decomposition.md).
+func Compose(parts []*tvl.Structure, names []Component, outside *tvl.Pred) []*tvl.Structure {
 	m := newMeet(parts, names, outside)
 	if m == nil {
 		return nil
 	}
-	m.keepBinary = opts.KeepBinary
 	m.search()
 	return m.res
 }
@@ -55,9 +55,6 @@ type meet struct {
 	outAll bool // every part has an outside individual
 	res    []*tvl.Structure
 	unary  []*tvl.Pred
-	// keepBinary: the parts' binary values with their outside
-	// individuals are joins, meant to be read (DecomposeOptions).
-	keepBinary bool
 }
 
 // undecided marks a part of a tuple not matched yet.
@@ -276,14 +273,10 @@ func (m *meet) build(extra bool) *tvl.Structure {
 		for b, tb := range tuples {
 			for _, p := range voc.OfArity(2) {
 				v, ok := m.meetOver(func(l int) (logic.Kleene, bool) {
-					a, b := ta[l], tb[l]
-					if a < 0 || b < 0 {
-						if !m.keepBinary {
-							return 0, false
-						}
-						a, b = m.at(l, a), m.at(l, b)
+					if ta[l] < 0 || tb[l] < 0 {
+						return 0, false
 					}
-					return m.parts[l].Get(p, a, b), true
+					return m.parts[l].Get(p, ta[l], tb[l]), true
 				})
 				if !ok {
 					return nil
@@ -362,13 +355,4 @@ func reveal(s *tvl.Structure, hidden []*tvl.Pred, outside *tvl.Pred) *tvl.Struct
 		}
 	}
 	return s
-}
-
-// at is the individual of part l a tuple's entry u names: u itself, or
-// the part's outside individual for -1.
-func (m *meet) at(l, u int) int {
-	if u < 0 {
-		return m.out[l]
-	}
-	return u
 }
