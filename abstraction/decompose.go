@@ -12,8 +12,93 @@ import (
 type Component struct {
 	Name   string
 	Marker *tvl.Pred
-	// In is the %dname formula, compiled over its one variable.
+	// In is the membership formula, compiled over its one variable: the
+	// %dname formula with the atoms of Hidden read as 0.
 	In *tvl.Compiled
+	// Hidden are the predicates the %dname formula uses only under a
+	// negation: the component does not record them (they are 0 in it,
+	// and read as 1/2 when it is composed). Observed on the reference:
+	// linearization_stack's rest, "... & !r_by[x_i,g1](v)", holds the
+	// node Top and x_i point to, without r_by[x_i,g1].
+	Hidden []*tvl.Pred
+}
+
+// NewComponent compiles a %dname: formula f of the free variable v,
+// named name, marked by marker.
+func NewComponent(name string, marker *tvl.Pred, f logic.Formula, v logic.Var, voc *tvl.Vocabulary) (Component, error) {
+	pos, neg := map[string]bool{}, map[string]bool{}
+	polarity(f, true, pos, neg)
+	hidden := map[string]bool{}
+	c := Component{Name: name, Marker: marker}
+	for _, p := range voc.Preds() {
+		if neg[p.Name] && !pos[p.Name] && p.Arity >= 1 && p.Arity <= 2 {
+			hidden[p.Name] = true
+			c.Hidden = append(c.Hidden, p)
+		}
+	}
+	in, err := tvl.Compile(hideAtoms(f, hidden), voc, []logic.Var{v})
+	if err != nil {
+		return c, err
+	}
+	c.In = in
+	return c, nil
+}
+
+// polarity records the predicates f uses in a positive and in a
+// negative position.
+func polarity(f logic.Formula, positive bool, pos, neg map[string]bool) {
+	switch g := f.(type) {
+	case *logic.Atom:
+		if positive {
+			pos[g.Pred] = true
+		} else {
+			neg[g.Pred] = true
+		}
+	case *logic.Not:
+		polarity(g.Sub, !positive, pos, neg)
+	case *logic.Binary:
+		switch g.Op {
+		case logic.And, logic.Or:
+			polarity(g.Left, positive, pos, neg)
+			polarity(g.Right, positive, pos, neg)
+		case logic.Implies:
+			polarity(g.Left, !positive, pos, neg)
+			polarity(g.Right, positive, pos, neg)
+		default:
+			for _, p := range []bool{true, false} {
+				polarity(g.Left, p, pos, neg)
+				polarity(g.Right, p, pos, neg)
+			}
+		}
+	case *logic.Quant:
+		polarity(g.Body, positive, pos, neg)
+	default:
+		// Anything else (closures, if-then-else): both polarities, so
+		// that nothing it uses is hidden.
+		for _, a := range logic.Preds(f) {
+			pos[a] = true
+			neg[a] = true
+		}
+	}
+}
+
+// hideAtoms is f with the atoms of the hidden predicates replaced by 0.
+func hideAtoms(f logic.Formula, hidden map[string]bool) logic.Formula {
+	switch g := f.(type) {
+	case *logic.Atom:
+		if hidden[g.Pred] {
+			return &logic.Const{Value: logic.False}
+		}
+	case *logic.Not:
+		return &logic.Not{Sub: hideAtoms(g.Sub, hidden)}
+	case *logic.Binary:
+		return &logic.Binary{Op: g.Op, Left: hideAtoms(g.Left, hidden), Right: hideAtoms(g.Right, hidden)}
+	case *logic.Quant:
+		h := *g
+		h.Body = hideAtoms(g.Body, hidden)
+		return &h
+	}
+	return f
 }
 
 // DecomposeOptions are TVLA's tvla.decompose.outside properties.
@@ -61,6 +146,11 @@ func component(s *tvl.Structure, d Component, outside *tvl.Pred, opts DecomposeO
 		}
 	}
 	c := s.Project(in)
+	for _, p := range d.Hidden {
+		for t := range tvl.Tuples(len(in), p.Arity) {
+			c.Set(p, logic.False, t...)
+		}
+	}
 	if len(rest) == 0 {
 		return c
 	}

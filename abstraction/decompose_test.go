@@ -6,7 +6,6 @@ import (
 
 	"github.com/tvla-go/tvla/abstraction"
 	"github.com/tvla-go/tvla/logic"
-	"github.com/tvla-go/tvla/predicates"
 	"github.com/tvla-go/tvla/tvl"
 	"github.com/tvla-go/tvla/tvp"
 )
@@ -25,10 +24,7 @@ func TestDecomposeAsTheReference(t *testing.T) {
 	voc := prog.Vocabulary
 	var names []abstraction.Component
 	for _, d := range prog.DecompNames {
-		m, err := voc.Declare("dname["+d.Name+"]", predicates.Core, nil, predicates.Properties{}, nil, d.Origin)
-		if err != nil {
-			t.Fatal(err)
-		}
+		m := d.Marker
 		in, err := tvl.Compile(d.Formula, voc.Tvl(), []logic.Var{d.Var})
 		if err != nil {
 			t.Fatal(err)
@@ -88,10 +84,7 @@ func TestDecomposeLeavesHalfOutside(t *testing.T) {
 	}
 	voc := prog.Vocabulary
 	d := prog.DecompNames[0]
-	m, err := voc.Declare("dname["+d.Name+"]", predicates.Core, nil, predicates.Properties{}, nil, d.Origin)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := d.Marker
 	in, err := tvl.Compile(d.Formula, voc.Tvl(), []logic.Var{d.Var})
 	if err != nil {
 		t.Fatal(err)

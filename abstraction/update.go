@@ -2,6 +2,7 @@ package abstraction
 
 import (
 	"github.com/tvla-go/tvla/logic"
+	"github.com/tvla-go/tvla/model"
 	"github.com/tvla-go/tvla/tvl"
 )
 
@@ -35,20 +36,36 @@ func (a *Action) Applicable(s *tvl.Structure, bs Bindings) bool {
 // PreMessages returns the texts of the messages checked before the update
 // (global ones included) that are potentially satisfied on s under b.
 func (a *Action) PreMessages(s *tvl.Structure, b Binding) []string {
-	return messages(a.preMsgs, s, b)
+	return messages(a.preMsgs, s, b, nil)
 }
 
 // PostMessages is PreMessages for the messages checked on the updated
 // structure.
 func (a *Action) PostMessages(post *tvl.Structure, b Binding) []string {
-	return messages(a.postMsgs, post, b)
+	return messages(a.postMsgs, post, b, nil)
 }
 
-// messages returns the texts of the messages potentially satisfied on s
-// under b.
-func messages(ms []compiledMessage, s *tvl.Structure, b Binding) []string {
+// PreMessagesIf and PostMessagesIf check only the messages keep accepts
+// (all when keep is nil): the decomposing engine checks a message
+// %message [ψ] only on the composition ψ.
+func (a *Action) PreMessagesIf(s *tvl.Structure, b Binding, keep func(*model.Message) bool) []string {
+	return messages(a.preMsgs, s, b, keep)
+}
+
+// PostMessagesIf: see PreMessagesIf.
+func (a *Action) PostMessagesIf(post *tvl.Structure, b Binding, keep func(*model.Message) bool) []string {
+	return messages(a.postMsgs, post, b, keep)
+}
+
+// messages returns the texts of the messages keep accepts (nil: all)
+// potentially satisfied on s under b.
+func messages(ms []compiledMessage, s *tvl.Structure, b Binding, keep func(*model.Message) bool) []string {
 	var out []string
-	for _, m := range ms {
+	for i := range ms {
+		m := &ms[i]
+		if keep != nil && !keep(&m.src) {
+			continue
+		}
 		if satisfiable(m.eval, s, b, m.own) {
 			out = append(out, m.src.Text)
 		}

@@ -55,6 +55,13 @@ type Config struct {
 	// by default; a .properties file may turn them off).
 	BreakIfCoerceFails bool
 	Differencing       bool
+	// DecomposeKeepBinary is tvla.decompose.outside.keepBinary with
+	// .merge, for graph decomposition (--join decomp): the outside
+	// individual of a component keeps the join of the binary values of
+	// the individuals it stands for. keepBinary and merge are the two
+	// properties as read so far.
+	DecomposeKeepBinary bool
+	keepBinary, merge   bool
 
 	Concrete ConcreteConfig
 	Soft     SoftConfig

@@ -44,6 +44,9 @@ func IsConcrete(join string) bool { return engine.IsConcrete(join) }
 // Joins lists the join modes' names, as the engine registers them.
 func Joins() []string { return engine.Joins() }
 
+// JoinDecompose is graph decomposition (TVLA's dtvla engine).
+const JoinDecompose = engine.JoinDecompose
+
 // DefaultJoin is the join of a run that names none.
 const DefaultJoin = engine.DefaultJoin
 
@@ -97,6 +100,7 @@ func (c *Config) engineOptions(progress Progress) engine.Options {
 		Differencing:                   c.Differencing,
 		Workers:                        c.Workers,
 		MaxDepth:                       c.Concrete.MaxDepth,
+		DecomposeKeepBinary:            c.DecomposeKeepBinary,
 	}
 	if IsConcrete(c.Join) && opts.MaxStructures == 0 {
 		opts.MaxStructures = DefaultConcreteStructures

@@ -73,6 +73,21 @@ func (c *Config) applyProperties(p *tvp.Properties) {
 	if p.MaxMessages != nil && !c.Explicit["max-messages"] {
 		c.MaxMessages = *p.MaxMessages
 	}
+	if p.Engine != nil && !c.Explicit["join"] {
+		switch {
+		case *p.Engine == "dtvla":
+			c.Join = JoinDecompose
+		case c.Join == JoinDecompose:
+			c.Join = DefaultJoin
+		}
+	}
+	if p.KeepBinary != nil {
+		c.keepBinary = *p.KeepBinary
+	}
+	if p.Merge != nil {
+		c.merge = *p.Merge
+	}
+	c.DecomposeKeepBinary = c.keepBinary && c.merge
 	if p.BreakIfCoerceFails != nil {
 		c.BreakIfCoerceFails = *p.BreakIfCoerceFails
 	}

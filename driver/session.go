@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"runtime/pprof"
 	"slices"
+	"strings"
 
 	"github.com/tvla-go/tvla/model"
 	"github.com/tvla-go/tvla/predicates"
@@ -135,6 +136,9 @@ func OpenContext(ctx context.Context, cfg Config, hooks Hooks) (*Session, error)
 	}
 	if hooks.Warnings != nil {
 		for _, w := range l.Program.Warnings {
+			if cfg.Join == JoinDecompose && decompositionClause(w) {
+				continue // the decomposing engine reads it
+			}
 			fmt.Fprintln(hooks.Warnings, "warning:", w)
 		}
 	}
@@ -381,4 +385,16 @@ func Analyse(ctx context.Context, cfg Config, hooks Hooks) (*Outcome, error) {
 func StoppedEmbedOutcome(cfg *Config, o EmbedOptions, stop *StoppedError) *EmbedOutcome {
 	empty := func() *Result { return &Result{Incomplete: true, StopReason: stop.Error()} }
 	return &EmbedOutcome{Config: cfg, Options: o, Inputs: cfg.Inputs, Abstract: empty(), Concrete: empty(), StopReason: stop.Error()}
+}
+
+// decompositionClause reports whether a loader's warning is about a
+// graph decomposition clause the decomposing engine reads (%dname,
+// %compose, %decompose; not %frame or %frame_pre, which it ignores too).
+func decompositionClause(warning string) bool {
+	for _, c := range []string{"%dname (", "%compose (", "%decompose ("} {
+		if strings.Contains(warning, ": "+c) {
+			return true
+		}
+	}
+	return false
 }

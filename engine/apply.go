@@ -92,14 +92,14 @@ func (w *worker) coerceUnrefined(work []*tvl.Structure, stored *tvl.Structure, c
 // this application: its other results still count, as in TVLA.
 func (w *worker) updateAndBlur(t task, steps focusSteps, u *tvl.Structure, b abstraction.Binding, o *outcome) {
 	e, act := w.e, t.act
-	for _, text := range act.PreMessages(u, b) {
+	for _, text := range act.PreMessagesIf(u, b, w.keepMsg) {
 		o.messages = append(o.messages, raised{text: text, structure: u})
 	}
 	t0 := time.Now()
 	post, changed, pre := act.UpdateFrom(u, b, w.bounds)
 	post, changed, all := steps.settle(post, changed)
 	o.stats.UpdateTime += time.Since(t0)
-	for _, text := range act.PostMessages(post, b) {
+	for _, text := range act.PostMessagesIf(post, b, w.keepMsg) {
 		o.messages = append(o.messages, raised{text: text, structure: u})
 	}
 	if e.order.coerceAfter && (len(changed) > 0 || all) {

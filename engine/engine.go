@@ -59,6 +59,11 @@ type Options struct {
 	// same.
 	SpillDir string
 	SpillNow func() bool
+	// DecomposeKeepBinary is TVLA's tvla.decompose.outside.keepBinary
+	// (with outside.merge) for graph decomposition (JoinDecompose): a
+	// component's outside individual keeps the join of the binary values
+	// of the individuals it stands for.
+	DecomposeKeepBinary bool
 }
 
 // Engine runs a loaded program.

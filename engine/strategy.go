@@ -40,6 +40,7 @@ var strategies = []struct {
 	{JoinPartial, func() strategy { return partial{} }},
 	{JoinIndependent, func() strategy { return &independent{} }},
 	{JoinConcrete, func() strategy { return concrete{} }},
+	{JoinDecompose, func() strategy { return &decomposing{} }},
 }
 
 // DefaultJoin is the join of a run whose options name none: TVLA's.

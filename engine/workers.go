@@ -21,6 +21,9 @@ type worker struct {
 	// splits on some inputs of the single-structure join) stops when it
 	// ends, so that --timeout and Ctrl-C are prompt.
 	ctx context.Context
+	// keepMsg, when set, says which of an action's messages the task
+	// at hand checks (the decomposing engine's, join_decomp.go).
+	keepMsg func(*model.Message) bool
 }
 
 // interrupted reports whether the run was stopped.
@@ -32,6 +35,11 @@ type task struct {
 	edge    *model.Edge
 	act     *abstraction.Action
 	pending Pending
+	// parts and names are a decomposing run's composition: the stored
+	// components to compose (pending's among them) and their names
+	// (join_decomp.go); nil otherwise.
+	parts []*tvl.Structure
+	names []int
 }
 
 // raised is a message an application raised, before the engine records

@@ -41,6 +41,9 @@ type DecompName struct {
 	Formula logic.Formula
 	Var     logic.Var
 	Origin  string
+	// Marker is the nullary predicate dname[Name], 1 on the name's
+	// components under the decomposing engine (0 otherwise).
+	Marker *predicates.Predicate
 }
 
 // Edge is a CFG edge: from a location, through an action, to a location.

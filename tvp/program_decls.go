@@ -178,6 +178,14 @@ func (pp *progParser) dname() error {
 			return pp.errorf(kw, "%%dname %s declared twice (first at %s)", d.Name, o.Origin)
 		}
 	}
+	// Its marker, the nullary predicate dname[NAME] TVLA's decomposing
+	// engine sets on the name's components, is declared here, before the
+	// inputs are read: the vocabulary of a structure is fixed.
+	m, err := pp.voc.Declare("dname["+d.Name+"]", predicates.Core, nil, predicates.Properties{}, nil, d.Origin)
+	if err != nil {
+		return pp.errorf(kw, "%%dname %s: %v", d.Name, err)
+	}
+	d.Marker = m
 	pp.prog.DecompNames = append(pp.prog.DecompNames, d)
 	return nil
 }

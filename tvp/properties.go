@@ -23,6 +23,13 @@ type Properties struct {
 	MaxMessages        *int
 	BreakIfCoerceFails *bool
 	Differencing       *bool
+	// Engine is tvla.engine.type: tvla (the classic engine) or dtvla
+	// (graph decomposition).
+	Engine *string
+	// KeepBinary and Merge are tvla.decompose.outside.keepBinary and
+	// .merge: a decomposed component's outside individual keeps the
+	// join of the binary values it stands for when both are true.
+	KeepBinary, Merge *bool
 	// Defines are tvla.parser.externalMacros, names separated by white
 	// space, as -D NAME; SearchPath is tvla.parser.searchPath, folders
 	// separated by ';'.
@@ -144,6 +151,21 @@ func (p *Properties) honour(k, v string) error {
 			p.Differencing = &b
 		} else {
 			p.BreakIfCoerceFails = &b
+		}
+	case "tvla.engine.type":
+		if v != "tvla" && v != "dtvla" {
+			return fmt.Errorf("%s = %q is not supported: only the classic engine (tvla) and the decomposing one (dtvla) are implemented, not tvmc, ddfs or pasta", k, v)
+		}
+		p.Engine = &v
+	case "tvla.decompose.outside.keepBinary", "tvla.decompose.outside.merge":
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return bad("true or false")
+		}
+		if k == "tvla.decompose.outside.merge" {
+			p.Merge = &b
+		} else {
+			p.KeepBinary = &b
 		}
 	case "tvla.parser.externalMacros":
 		for _, name := range strings.Fields(v) {

@@ -62,7 +62,7 @@ func TestReadPropertiesErrors(t *testing.T) {
 	// A documented property that would change the analysis in a way not
 	// implemented here is refused, never ignored.
 	for _, c := range []struct{ text, msg string }{
-		{"tvla.engine.type = dtvla\n", `tvla.engine.type = "dtvla" is not supported: only the classic chaotic-iteration engine is implemented (no tvmc, ddfs, pasta, or the decomposing dtvla: docs/decomposition.md says how far it is) (accepted: "tvla")`},
+		{"tvla.engine.type = tvmc\n", `tvla.engine.type = "tvmc" is not supported: only the classic engine (tvla) and the decomposing one (dtvla) are implemented, not tvmc, ddfs or pasta`},
 		{"tvla.engine.freezeStructuresWithMessages = true\n", `tvla.engine.freezeStructuresWithMessages = "true" is not supported: structures with messages are always propagated here (accepted: "false")`},
 		{"tvla.cfg.saveLocations = back\n", `tvla.cfg.saveLocations = "back" is not supported: every location stores its structures (accepted: "all")`},
 		{"tvla.differencing.differenceNonIdForms = true\n", `tvla.differencing.differenceNonIdForms = "true" is not supported`},

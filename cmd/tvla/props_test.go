@@ -94,7 +94,7 @@ func TestPropertiesHonouredAsTheReference(t *testing.T) {
 
 func TestPropertiesNotSupportedAreRefused(t *testing.T) {
 	for _, c := range []struct{ props, msg string }{
-		{"tvla.engine.type = dtvla\n", `tvla.engine.type = "dtvla" is not supported: only the classic chaotic-iteration engine is implemented`},
+		{"tvla.engine.type = tvmc\n", `tvla.engine.type = "tvmc" is not supported: only the classic engine (tvla) and the decomposing one (dtvla) are implemented`},
 		{"tvla.engine.freezeStructuresWithMessages = true\n", `tvla.engine.freezeStructuresWithMessages = "true" is not supported`},
 		{"tvla.cfg.postOrder = true\n", `tvla.cfg.postOrder = "true" is not supported`},
 		{"tvla.engine.actionOrder = fpucb\n", "--action fpucb is not supported: Focus here always coerces what it splits"},

@@ -31,6 +31,8 @@ type runOptions struct {
 	// explainUpdates names an action whose derived updates to print.
 	explainUpdates string
 	trace          bool
+	// decompose is --decompose: --join decomp.
+	decompose bool
 }
 
 func newRunCommand() *cobra.Command {
@@ -55,6 +57,7 @@ func addRunFlags(f *pflag.FlagSet, o *runOptions) {
 	f.StringArrayVarP(&c.Defines, "define", "D", nil, "define a preprocessor macro: NAME or NAME=VALUE (TVLA: -DNAME, -DNAME(VALUE))")
 	f.StringVar(&c.Join, "join", driver.DefaultJoin, "how structures at a location are joined: "+
 		strings.Join(driver.AbstractJoins(false), ", ")+", or "+driver.OrList(driver.ConcreteJoins(), false)+" for a concrete run")
+	f.BoolVar(&o.decompose, "decompose", false, "graph decomposition, TVLA 3's dtvla engine (the same as --join decomp): each location keeps the components the program's %dname declarations name, composed per action by its %compose")
 	f.StringVar(&c.ActionOrder, "action", "fcpucb", "order of the steps of an action: [f][c]pu[c]b")
 	f.StringVar(&c.Properties, "props", "", "a TVLA .properties `FILE` whose result-changing keys are honoured")
 	f.IntVar(&c.MaxStructures, "max-structures", 0, "stop (exit 3) after this many structures; 0 means no limit")
@@ -96,6 +99,13 @@ func runAnalysis(cmd *cobra.Command, o *runOptions, args []string) error {
 	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
 	cfg := &o.cfg
 	cfg.Program, cfg.Inputs, cfg.Explicit = args[0], args[1:], changedFlags(cmd)
+	if o.decompose {
+		if cfg.Explicit["join"] && cfg.Join != driver.JoinDecompose {
+			return inputError(fmt.Errorf("--decompose is --join %s: it cannot go with --join %s", driver.JoinDecompose, cfg.Join))
+		}
+		cfg.Join = driver.JoinDecompose
+		cfg.Explicit["join"] = true
+	}
 	if err := cfg.Validate(); err != nil {
 		return inputError(err)
 	}

@@ -1,0 +1,358 @@
+package abstraction
+
+import (
+	"github.com/tvla-go/tvla/logic"
+	"github.com/tvla-go/tvla/tvl"
+)
+
+// Compose is the meet of components of graph decomposition
+// (docs/decomposition.md): parts[i] is a stored component of names[i]
+// (its individuals where names[i]'s formula is 1, and at most one
+// outside individual, marked by outside, standing for all the others).
+// It returns the structures, not blurred nor coerced, whose individuals
+// are the nodes the parts describe, matched: an individual of part i
+// where the formula of names[j] is 1 is matched with an individual of
+// part j with the same values wherever both are definite (summary or
+// not), and one where it is 0 stands in part j's outside individual.
+// Every individual of every part is matched exactly once, and every
+// outside individual stands for at least one node; when every part has
+// an outside individual, a further individual may stand for the nodes
+// outside all of them (both possibilities are returned when both are
+// consistent). Values are the meet of the parts' values; what no part
+// knows (the nodes outside all parts, an edge between nodes no part
+// holds together) is 1/2, but that the outside nodes are outside each
+// name whose formula is an atom. The markers of names are 1, the
+// nullary values the meet of the parts'. Composing one part "opens" its
+// outside individual that way: what an action reads there is 1/2. A
+// combination that contradicts itself gives nothing. A part's binary
+// values with its outside individual are not read, even when they are
+// the join of those of the nodes it stands for (keepBinary): meeting
+// them lost, on linearization_stack's push loop, compositions the
+// reference keeps (docs/decomposition.md).
+func Compose(parts []*tvl.Structure, names []Component, outside *tvl.Pred) []*tvl.Structure {
+	m := newMeet(parts, names, outside)
+	if m == nil {
+		return nil
+	}
+	m.search()
+	return m.res
+}
+
+// meet is Compose's search for consistent matchings.
+type meet struct {
+	parts   []*tvl.Structure
+	names   []Component
+	outside *tvl.Pred
+	inside  [][]int // per part, its inside individuals
+	out     []int   // per part, its outside individual, -1: none
+	// member[i][u][j] is names[j]'s formula on individual u of part i.
+	member [][][]logic.Kleene
+	// claimed[i][u] is set once individual u of part i is matched.
+	claimed [][]bool
+	// tuples are the composed individuals found so far: per part an
+	// individual, or -1 for the part's outside.
+	tuples [][]int
+	outAll bool // every part has an outside individual
+	res    []*tvl.Structure
+	unary  []*tvl.Pred
+}
+
+// undecided marks a part of a tuple not matched yet.
+const undecided = -2
+
+func newMeet(parts []*tvl.Structure, names []Component, outside *tvl.Pred) *meet {
+	k := len(parts)
+	parts = append([]*tvl.Structure(nil), parts...)
+	for i, d := range names {
+		if len(d.Hidden) > 0 {
+			parts[i] = reveal(parts[i], d.Hidden, outside)
+		}
+	}
+	m := &meet{parts: parts, names: names, outside: outside, inside: make([][]int, k), out: make([]int, k),
+		member: make([][][]logic.Kleene, k), claimed: make([][]bool, k), outAll: true}
+	for _, p := range parts[0].Vocabulary().OfArity(1) {
+		if p != outside && p != parts[0].Vocabulary().Summary() {
+			m.unary = append(m.unary, p)
+		}
+	}
+	for i, s := range parts {
+		m.out[i] = -1
+		m.member[i] = make([][]logic.Kleene, s.Size())
+		m.claimed[i] = make([]bool, s.Size())
+		bound := make([]*tvl.Bound, k)
+		for j, d := range names {
+			bound[j] = d.In.Bind(s)
+		}
+		for u := range s.Size() {
+			if s.Get(outside, u) == logic.True {
+				if m.out[i] >= 0 {
+					return nil // not a component: two outside individuals
+				}
+				m.out[i] = u
+				continue
+			}
+			m.inside[i] = append(m.inside[i], u)
+			m.member[i][u] = make([]logic.Kleene, k)
+			for j := range names {
+				m.member[i][u][j] = bound[j].Eval(u)
+			}
+		}
+		if m.out[i] < 0 {
+			m.outAll = false
+		}
+	}
+	return m
+}
+
+// search matches the first individual not matched yet, or, when every
+// one is, makes the structures of the matching.
+func (m *meet) search() {
+	for i := range m.parts {
+		for _, u := range m.inside[i] {
+			if m.claimed[i][u] {
+				continue
+			}
+			t := make([]int, len(m.parts))
+			for j := range t {
+				t[j] = undecided
+			}
+			t[i] = u
+			m.claimed[i][u] = true
+			m.extend(t, 0)
+			m.claimed[i][u] = false
+			return
+		}
+	}
+	m.finish()
+}
+
+// extend decides the parts of tuple t from j on, in every consistent
+// way, and goes on with the search for each.
+func (m *meet) extend(t []int, j int) {
+	if j == len(t) {
+		m.tuples = append(m.tuples, append([]int(nil), t...))
+		m.search()
+		m.tuples = m.tuples[:len(m.tuples)-1]
+		return
+	}
+	if t[j] != undecided {
+		m.extend(t, j+1)
+		return
+	}
+	// What the matched individuals say of the node's membership in j.
+	req := logic.Unknown
+	for l, u := range t {
+		if u < 0 {
+			continue
+		}
+		v := m.member[l][u][j]
+		if v == logic.Unknown {
+			continue
+		}
+		if req != logic.Unknown && req != v {
+			return
+		}
+		req = v
+	}
+	if req != logic.True && m.out[j] >= 0 {
+		t[j] = -1
+		m.extend(t, j+1)
+	}
+	if req != logic.False {
+		for _, w := range m.inside[j] {
+			if m.claimed[j][w] || !m.fits(t, j, w) {
+				continue
+			}
+			t[j] = w
+			m.claimed[j][w] = true
+			m.extend(t, j+1)
+			m.claimed[j][w] = false
+		}
+	}
+	t[j] = undecided
+}
+
+// fits reports whether individual w of part j can be the node the
+// decided parts of t hold: its memberships agree with them, and no
+// unary value contradicts theirs.
+func (m *meet) fits(t []int, j, w int) bool {
+	for l, u := range t {
+		switch {
+		case u == undecided || l == j:
+		case u == -1:
+			if m.member[j][w][l] == logic.True {
+				return false
+			}
+		default:
+			if m.member[j][w][l] == logic.False {
+				return false
+			}
+			for _, p := range m.unary {
+				if _, ok := meetK(m.parts[j].Get(p, w), m.parts[l].Get(p, u)); !ok {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+// finish makes the structures of a complete matching: without and with
+// an individual for the nodes outside every part, as far as each is
+// consistent.
+func (m *meet) finish() {
+	used := true
+	for j, o := range m.out {
+		if o < 0 {
+			continue
+		}
+		hit := false
+		for _, t := range m.tuples {
+			hit = hit || t[j] == -1
+		}
+		used = used && hit
+	}
+	if used {
+		if s := m.build(false); s != nil {
+			m.res = append(m.res, s)
+		}
+	}
+	if m.outAll {
+		if s := m.build(true); s != nil {
+			m.res = append(m.res, s)
+		}
+	}
+}
+
+// build makes the composed structure of the tuples, with one more
+// individual outside every part when extra; nil when values conflict.
+func (m *meet) build(extra bool) *tvl.Structure {
+	voc := m.parts[0].Vocabulary()
+	tuples := m.tuples
+	if extra {
+		all := make([]int, len(m.parts))
+		for j := range all {
+			all[j] = -1
+		}
+		tuples = append(tuples[:len(tuples):len(tuples)], all)
+	}
+	s := tvl.NewSized(voc, len(tuples), voc.OfArity(2)...)
+	marker := map[*tvl.Pred]bool{}
+	for _, d := range m.names {
+		marker[d.Marker] = true
+	}
+	for _, p := range voc.OfArity(0) {
+		if marker[p] {
+			s.Set(p, logic.True)
+			continue
+		}
+		v, ok := m.meetOver(func(l int) (logic.Kleene, bool) { return m.parts[l].Get(p), true })
+		if !ok {
+			return nil
+		}
+		s.Set(p, v)
+	}
+	for a, ta := range tuples {
+		for _, p := range voc.OfArity(1) {
+			v := logic.Unknown
+			if p == m.outside {
+				v = logic.False
+				if extra && a == len(tuples)-1 {
+					v = logic.True
+				}
+			} else {
+				v, _ = m.meetOver(func(l int) (logic.Kleene, bool) {
+					if ta[l] < 0 {
+						return 0, false
+					}
+					return m.parts[l].Get(p, ta[l]), true
+				})
+			}
+			s.Set(p, v, a)
+		}
+		for b, tb := range tuples {
+			for _, p := range voc.OfArity(2) {
+				v, ok := m.meetOver(func(l int) (logic.Kleene, bool) {
+					if ta[l] < 0 || tb[l] < 0 {
+						return 0, false
+					}
+					return m.parts[l].Get(p, ta[l], tb[l]), true
+				})
+				if !ok {
+					return nil
+				}
+				s.Set(p, v, a, b)
+			}
+		}
+	}
+	if extra {
+		// The nodes outside every part are outside each name.
+		for _, d := range m.names {
+			if at, ok := d.In.Formula().(*logic.Atom); ok && len(at.Args) == 1 {
+				if p := voc.Lookup(at.Pred); p != nil && p.Arity == 1 {
+					s.Set(p, logic.False, len(tuples)-1)
+				}
+			}
+		}
+	}
+	return s
+}
+
+// meetOver meets f(l) over the parts l where f says it applies: 1/2 when
+// none does, ok false when two disagree.
+func (m *meet) meetOver(f func(l int) (logic.Kleene, bool)) (logic.Kleene, bool) {
+	v := logic.Unknown
+	for l := range m.parts {
+		x, applies := f(l)
+		if !applies {
+			continue
+		}
+		var ok bool
+		if v, ok = meetK(v, x); !ok {
+			return v, false
+		}
+	}
+	return v, true
+}
+
+// meetK is the meet of two values in the information order: ok is false
+// when one is 0 and the other 1.
+func meetK(a, b logic.Kleene) (logic.Kleene, bool) {
+	switch {
+	case a == b || b == logic.Unknown:
+		return a, true
+	case a == logic.Unknown:
+		return b, true
+	}
+	return a, false
+}
+
+// reveal is s, a component that does not record the hidden predicates,
+// with them 1/2 on its inside individuals.
+func reveal(s *tvl.Structure, hidden []*tvl.Pred, outside *tvl.Pred) *tvl.Structure {
+	s = s.Clone()
+	var in []int
+	for u := range s.Size() {
+		if s.Get(outside, u) != logic.True {
+			in = append(in, u)
+		}
+	}
+	for _, p := range hidden {
+		if p.Arity == 2 {
+			// Binary values with the outside individual too: they
+			// are 0 without keepBinary, a join of hidden ones with it.
+			for t := range tvl.Tuples(s.Size(), 2) {
+				s.Set(p, logic.Unknown, t...)
+			}
+			continue
+		}
+		for t := range tvl.Tuples(len(in), p.Arity) {
+			args := make([]int, len(t))
+			for i, x := range t {
+				args[i] = in[x]
+			}
+			s.Set(p, logic.Unknown, args...)
+		}
+	}
+	return s
+}

@@ -1,0 +1,416 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/tvla-go/tvla/abstraction"
+	"github.com/tvla-go/tvla/logic"
+	"github.com/tvla-go/tvla/model"
+	"github.com/tvla-go/tvla/tvl"
+)
+
+// JoinDecompose is graph decomposition, TVLA 3's decomposing engine
+// (tvla.engine.type = dtvla; docs/decomposition.md): a location keeps,
+// per %dname, components of the structures that reach it, joined
+// partially among the components of the same name (the marker
+// dname[NAME] is a nullary abstraction predicate, which the partial join
+// keeps apart), and forgets which component of one name went with which
+// of another. An action runs on the composition (abstraction.Compose) of
+// one stored component of each name a disjunct of its %compose
+// designates, over every combination the location holds, and on each
+// component of a name no disjunct designates alone; its results are cut
+// into components again (abstraction.Decompose): always for a component
+// alone, for a composition when the action says %decompose (without it
+// the composed structures are stored as they are).
+const JoinDecompose = "decomp"
+
+type decomposing struct {
+	partial
+	comps   []abstraction.Component
+	outside *tvl.Pred
+	plans   map[*model.Action]*composePlan
+	// names holds, per location, the name of each slot of its set (an
+	// index of comps; -1 for a composed structure, of several names).
+	names map[string][]int
+}
+
+// composePlan is what an action's %compose and %decompose ask for.
+type composePlan struct {
+	// disjuncts are the names each disjunct of %compose designates, two
+	// or more (a disjunct of fewer composes nothing).
+	disjuncts [][]int
+	involved  []bool
+	decompose bool
+	// msgNames are, per bracketed composition of a message (the
+	// formula), the names it designates (sorted): the message is
+	// checked on those composed only.
+	msgNames map[logic.Formula][]int
+}
+
+func (d *decomposing) prepare(e *Engine) error {
+	if len(e.prog.DecompNames) == 0 {
+		return fmt.Errorf("graph decomposition needs %%dname declarations: the program declares none")
+	}
+	voc := e.voc.Tvl()
+	d.outside = voc.Lookup("outside")
+	for _, n := range e.prog.DecompNames {
+		c, err := abstraction.NewComponent(n.Name, n.Marker.Pred, n.Formula, n.Var, voc)
+		if err != nil {
+			return fmt.Errorf("%s: %%dname %s: %w", n.Origin, n.Name, err)
+		}
+		d.comps = append(d.comps, c)
+	}
+	d.plans = map[*model.Action]*composePlan{}
+	for _, a := range e.prog.Actions {
+		p, err := d.plan(e.prog, a)
+		if err != nil {
+			return fmt.Errorf("%s: action %s: %w", a.Origin, a.Title, err)
+		}
+		d.plans[a] = p
+	}
+	return nil
+}
+
+// plan reads an action's %compose, %decompose and message brackets.
+func (d *decomposing) plan(prog *model.Program, a *model.Action) (*composePlan, error) {
+	p := &composePlan{involved: make([]bool, len(d.comps)), decompose: a.Decompose != nil, msgNames: map[logic.Formula][]int{}}
+	if a.Compose != nil {
+		for _, dis := range disjuncts(a.Compose) {
+			names, err := d.designated(prog, dis)
+			if err != nil {
+				return nil, err
+			}
+			if len(names) < 2 {
+				continue
+			}
+			p.disjuncts = append(p.disjuncts, names)
+			for _, n := range names {
+				p.involved[n] = true
+			}
+		}
+	}
+	for _, ms := range [][]model.Message{a.PreMessages, a.PostMessages} {
+		for i := range ms {
+			if ms[i].Compose == nil {
+				continue
+			}
+			names, err := d.designated(prog, ms[i].Compose)
+			if err != nil {
+				return nil, err
+			}
+			p.msgNames[ms[i].Compose] = names
+		}
+	}
+	return p, nil
+}
+
+// disjuncts splits a formula at its top-level disjunctions.
+func disjuncts(f logic.Formula) []logic.Formula {
+	if b, ok := f.(*logic.Binary); ok && b.Op == logic.Or {
+		return append(disjuncts(b.Left), disjuncts(b.Right)...)
+	}
+	return []logic.Formula{f}
+}
+
+// designated returns, sorted, the names a conjunction of atoms
+// designates: an atom p(v) designates every name whose formula has p in
+// a positive position (observed on the reference).
+func (d *decomposing) designated(prog *model.Program, f logic.Formula) ([]int, error) {
+	var atoms []string
+	var walk func(f logic.Formula) error
+	walk = func(f logic.Formula) error {
+		switch g := f.(type) {
+		case *logic.Binary:
+			if g.Op != logic.And {
+				return fmt.Errorf("a %%compose disjunct must be a conjunction of atoms, not %s", logic.String(f))
+			}
+			if err := walk(g.Left); err != nil {
+				return err
+			}
+			return walk(g.Right)
+		case *logic.Atom:
+			atoms = append(atoms, g.Pred)
+			return nil
+		case *logic.Const:
+			return nil
+		}
+		return fmt.Errorf("a %%compose disjunct must be a conjunction of atoms, not %s", logic.String(f))
+	}
+	if err := walk(f); err != nil {
+		return nil, err
+	}
+	var names []int
+	for i, n := range prog.DecompNames {
+		pos := positivePreds(n.Formula)
+		for _, a := range atoms {
+			if pos[a] && !slices.Contains(names, i) {
+				names = append(names, i)
+			}
+		}
+	}
+	slices.Sort(names)
+	return names, nil
+}
+
+// positivePreds are the predicates a formula uses outside a negation.
+func positivePreds(f logic.Formula) map[string]bool {
+	out := map[string]bool{}
+	var walk func(f logic.Formula, pos bool)
+	walk = func(f logic.Formula, pos bool) {
+		switch g := f.(type) {
+		case *logic.Atom:
+			if pos {
+				out[g.Pred] = true
+			}
+		case *logic.Not:
+			walk(g.Sub, !pos)
+		case *logic.Binary:
+			walk(g.Left, pos)
+			walk(g.Right, pos)
+		case *logic.Quant:
+			walk(g.Body, pos)
+		}
+	}
+	walk(f, true)
+	return out
+}
+
+// explore is the worklist over components: the inputs decomposed at the
+// entry; then, per pending component and outgoing edge, the action on
+// its compositions with the components of the other names stored at the
+// location (or on it alone).
+func (d *decomposing) explore(ctx context.Context, st *state, inputs []*tvl.Structure) (*Result, error) {
+	e := st.e
+	d.names = map[string][]int{}
+	if len(e.prog.Locations) == 0 {
+		return st.result("", false), nil
+	}
+	entry := e.prog.Locations[0]
+	for i, in := range inputs {
+		d.seed(st, entry, i, in.Clone())
+	}
+	work := map[string]bool{entry: true}
+	for len(work) > 0 {
+		if err := ctx.Err(); err != nil {
+			return st.result(StopReason(ctx), true), nil
+		}
+		loc := st.next(work)
+		delete(work, loc)
+		st.stats.Iterations++
+		st.clock++
+		st.maybeSpill(true)
+		tasks := d.tasks(st, loc, st.sets[loc].TakePending())
+		if r, err := st.runBatch(ctx, tasks, work); r != nil || err != nil {
+			return r, err
+		}
+		if st.stats.Iterations%64 == 0 {
+			st.progress(work)
+		}
+	}
+	return st.result("", false), nil
+}
+
+// seed coerces input i and stores its components at the entry.
+func (d *decomposing) seed(st *state, entry string, i int, s *tvl.Structure) {
+	r := st.e.coerce.Coerce(s, nil)
+	st.stats.Breaches += r.Breaches
+	st.stats.Inputs++
+	if !r.Consistent {
+		st.stats.InputsDiscarded++
+		st.discarded = append(st.discarded, DiscardedInput{Input: i, Violated: r.Violated})
+		return
+	}
+	var slots []int
+	for _, c := range d.decompose(st.e, s, d.comps) {
+		slot, _ := st.sets[entry].Add(c)
+		slots = append(slots, slot)
+	}
+	st.arrivals.add(entry, slotRef{slot: -1}, "", slots)
+}
+
+// decompose cuts s into the components of names, blurred and frozen.
+func (d *decomposing) decompose(e *Engine, s *tvl.Structure, names []abstraction.Component) []*tvl.Structure {
+	s = s.Clone()
+	for u := range s.Size() {
+		s.Set(d.outside, logic.False, u)
+	}
+	var out []*tvl.Structure
+	for _, c := range abstraction.Decompose(s, names, d.outside, d.options(e)) {
+		b, _ := abstraction.Blur(c, e.abs)
+		b.Freeze()
+		out = append(out, b)
+	}
+	return out
+}
+
+// nameOf is the name of a slot of loc's set: an index of d.comps, or
+// -1 for a composed structure.
+func (d *decomposing) nameOf(st *state, loc string, slot int) int {
+	known := d.names[loc]
+	set := st.sets[loc]
+	for i := len(known); i < set.Len(); i++ {
+		known = append(known, d.markerOf(set.current(i)))
+	}
+	d.names[loc] = known
+	return known[slot]
+}
+
+// markerOf is the one name whose marker s has at 1, or -1.
+func (d *decomposing) markerOf(s *tvl.Structure) int {
+	name := -1
+	for i, c := range d.comps {
+		if s.Get(c.Marker) == logic.True {
+			if name >= 0 {
+				return -1
+			}
+			name = i
+		}
+	}
+	return name
+}
+
+// tasks are the applications of an iteration at loc: per edge and
+// pending component, its compositions by each disjunct that designates
+// its name, with every combination of stored components of the
+// disjunct's other names (each combination once), or the component
+// alone when no disjunct designates its name.
+func (d *decomposing) tasks(st *state, loc string, pending []Pending) []task {
+	set := st.sets[loc]
+	d.nameOf(st, loc, 0) // brings the slots' names up to date
+	byName := make([][]int, len(d.comps))
+	for slot, n := range d.names[loc] {
+		if n >= 0 {
+			byName[n] = append(byName[n], slot)
+		}
+	}
+	var tasks []task
+	for _, ed := range st.out[loc] {
+		act := st.e.actions[ed.Action]
+		plan := d.plans[ed.Action]
+		seen := map[string]bool{}
+		for _, pd := range pending {
+			pd.unpack(st.e.voc.Tvl())
+			n := d.markerOf(pd.Structure)
+			base := task{loc: loc, edge: ed, act: act, pending: pd}
+			if n < 0 || !plan.involved[n] {
+				if n >= 0 {
+					base.names = []int{n}
+				}
+				tasks = append(tasks, base)
+				continue
+			}
+			for di, names := range plan.disjuncts {
+				at := slices.Index(names, n)
+				if at < 0 {
+					continue
+				}
+				combo := make([]int, len(names))
+				var rec func(k int)
+				rec = func(k int) {
+					if k == len(names) {
+						key := fmt.Sprint(di, combo)
+						if seen[key] {
+							return
+						}
+						seen[key] = true
+						t := base
+						t.names = names
+						t.parts = make([]*tvl.Structure, len(names))
+						for j, slot := range combo {
+							if j == at {
+								t.parts[j] = pd.Structure
+							} else {
+								t.parts[j] = set.current(slot)
+							}
+						}
+						tasks = append(tasks, t)
+						return
+					}
+					if k == at {
+						combo[k] = pd.Slot
+						rec(k + 1)
+						return
+					}
+					for _, slot := range byName[names[k]] {
+						combo[k] = slot
+						rec(k + 1)
+					}
+				}
+				rec(0)
+			}
+		}
+	}
+	return tasks
+}
+
+// apply composes the task's components (or opens the one alone), runs
+// the action on each consistent composition, and cuts the results into
+// components again.
+func (d *decomposing) apply(w *worker, t task) outcome {
+	var o outcome
+	if t.names == nil {
+		// A composed structure stored as it is: the action runs on it
+		// as on a whole heap.
+		return w.applyAbstract(t, splittingFocus{})
+	}
+	parts := t.parts
+	if parts == nil {
+		parts = []*tvl.Structure{t.pending.Structure}
+	}
+	names := make([]abstraction.Component, len(t.names))
+	for i, n := range t.names {
+		names[i] = d.comps[n]
+	}
+	plan := d.plans[t.act.Source()]
+	w.keepMsg = func(m *model.Message) bool {
+		if m.Compose == nil {
+			return true
+		}
+		return slices.Equal(plan.msgNames[m.Compose], t.names)
+	}
+	defer func() { w.keepMsg = nil }()
+	for _, c := range abstraction.Compose(parts, names, d.outside) {
+		r := w.coerce.Coerce(c, nil)
+		o.stats.Breaches += r.Breaches
+		if !r.Consistent {
+			continue
+		}
+		c.Freeze()
+		sub := t
+		sub.pending.Structure = c
+		so := w.applyAbstract(sub, splittingFocus{})
+		o.messages = append(o.messages, so.messages...)
+		o.stats.add(so.stats)
+		if so.err != nil {
+			o.err = so.err
+			return o
+		}
+		if so.broken != "" && o.broken == "" {
+			o.broken = so.broken
+		}
+		for _, res := range so.results {
+			if len(names) == 1 || plan.decompose {
+				o.results = append(o.results, d.decompose(w.e, res, names)...)
+			} else {
+				o.results = append(o.results, res)
+			}
+		}
+	}
+	return o
+}
+
+// add adds another application's breaches and times.
+func (p *phaseStats) add(q phaseStats) {
+	p.Breaches += q.Breaches
+	p.FocusTime += q.FocusTime
+	p.CoerceTime += q.CoerceTime
+	p.UpdateTime += q.UpdateTime
+	p.BlurTime += q.BlurTime
+}
+
+// options are the engine's decomposition options.
+func (d *decomposing) options(e *Engine) abstraction.DecomposeOptions {
+	return abstraction.DecomposeOptions{KeepBinary: e.opts.DecomposeKeepBinary}
+}
