@@ -18,7 +18,7 @@ import (
 
 // Options control an analysis run.
 type Options struct {
-	// Join names the join mode (strategy.go): rel, part, ind or conc;
+	// Join names the join mode (strategy.go): rel, part, ind, conc or decomp;
 	// empty means DefaultJoin.
 	Join string
 	// ActionOrder is TVLA's [f][c]pu[c]b: which of Focus, Coerce (before
