@@ -36,7 +36,7 @@ func (sp *specLib) dequePush(right bool) []update {
 // and the old right end is dropped (gone_S, as a pop's old head is).
 func (sp *specLib) dequePopRight() []update {
 	L := sp.s.link
-	return []update{
+	up := []update{
 		{"Tail_S(v)", fmt.Sprintf("E(w) Tail_S(w) & %s(v, w)", L)},
 		{"Head_S(v)", "Head_S(v) & !Tail_S(v)"},
 		{L + "(v_1, v_2)", L + "(v_1, v_2) & !Tail_S(v_2)"},
@@ -52,4 +52,27 @@ func (sp *specLib) dequePopRight() []update {
 		{"has_T[spec](v)", fmt.Sprintf("E(w, w_1) spec(v, w) & %s(w, w_1) & Tail_S(w_1)", L)},
 		{"gone_S(v)", "Tail_S(v)"},
 	}
+	// The cut link was the acyclic specification list's last: no cycle
+	// changes, and the implementation's reachability does not (its nodes
+	// never point into the specification's list). Finite differencing
+	// would evaluate the closure of the new relation, 1/2 through any
+	// summary node.
+	up = append(up, update{"circ(v)", "circ(v)"})
+	for _, x := range sp.implHeads() {
+		if r := "reach[" + x + "]"; sp.gen.has(r) {
+			up = append(up, update{r + "(v)", r + "(v)"})
+		}
+	}
+	return up
+}
+
+// implHeads are the implementation's shared node pointers.
+func (sp *specLib) implHeads() []string {
+	var out []string
+	for _, v := range sp.s.prog.Shared {
+		if isNode(v.Kind.Name) {
+			out = append(out, v.Name)
+		}
+	}
+	return out
 }

@@ -548,6 +548,12 @@ func (c *compiler) garbageNodes(on bool) string {
 			fmt.Fprintf(&b, "  %s = {gn->d:1/2, g0->d:1/2}\n  has[%s] = {gn, g0}\n", f.Name, f.Name)
 		}
 	}
+	for _, in := range c.gen.list {
+		if strings.HasPrefix(in.name, "inv[") {
+			// g0 has no pointer; gn's may or may not come back.
+			fmt.Fprintf(&b, "  %s = {gn:1/2, g0}\n", in.name)
+		}
+	}
 	b.WriteString("#endif\n")
 	return b.String()
 }

@@ -123,7 +123,8 @@ func (b *builder) store(s *step, lhs, rhs alg.Expr) {
 		target := sched(valOf("ts", "v_2"))
 		s.updates = append(s.updates, update{l.Name + "(v_1, v_2)", fmt.Sprintf("(%s ? %s : %s(v_1, v_2))", node, target, l.Name)})
 		if l.Name == b.s.link {
-			s.change = &ptrChange{node: sched(b.g.val(l.X, "ts", "@N@")), target: sched(valOf("ts", "@T@"))}
+			lit, isLit := rhs.(*alg.Lit)
+			s.change = &ptrChange{node: sched(b.g.val(l.X, "ts", "@N@")), target: sched(valOf("ts", "@T@")), cut: isLit && lit.Value == "null"}
 		}
 	}
 }
