@@ -1,6 +1,10 @@
 package algc
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/tvla-go/tvla/alg"
+)
 
 // The deque specification (docs/deque.md): a list linked by the
 // algorithm's link field from its left end Head_S to its right end
@@ -58,6 +62,9 @@ func (sp *specLib) dequePopRight() []update {
 	// would evaluate the closure of the new relation, 1/2 through any
 	// summary node.
 	up = append(up, update{"circ(v)", "circ(v)"})
+	if sp.sawEmpty() {
+		up = append(up, sp.sawEmptyRemoval())
+	}
 	for _, x := range sp.implHeads() {
 		if r := "reach[" + x + "]"; sp.gen.has(r) {
 			up = append(up, update{r + "(v)", r + "(v)"})
@@ -75,4 +82,31 @@ func (sp *specLib) implHeads() []string {
 		}
 	}
 	return out
+}
+
+// sawEmpty: a deque's empty pop may linearise at any moment of its call
+// at which the specification deque was empty (an empty pop changes
+// nothing, so the moment may be past): sawEmpty(t) is set when t's pop
+// begins on an empty deque, and on every thread when a removal empties
+// it; an empty linearisation point passes when the deque is empty or
+// the thread saw it empty. Without it a point placed where an
+// algorithm decides "empty" raises a message on a correct execution in
+// which the deque was empty earlier in the call, and the Snark deque's
+// real "empty" fault could not be told from that.
+func (sp *specLib) sawEmpty() bool { return sp.deque() && sp.emptyLPs }
+
+// sawEmptyBegin: a pop starts with what the deque is now, any other
+// operation with 0.
+func (sp *specLib) sawEmptyBegin(op *alg.OpDecl) update {
+	now := "0"
+	if op.Result != nil {
+		now = sp.empty()
+	}
+	return update{"sawEmpty(v)", fmt.Sprintf("(tr_scheduled(v) ? %s : sawEmpty(v))", now)}
+}
+
+// sawEmptyRemoval: a removal of the deque's only node empties it, seen by
+// the threads in a call that has not linearised with a value.
+func (sp *specLib) sawEmptyRemoval() update {
+	return update{"sawEmpty(v)", "sawEmpty(v) | isthread(v) & !at[idle](v) & !doneLP(v) & (E(w) Head_S(w) & Tail_S(w))"}
 }

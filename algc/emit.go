@@ -100,6 +100,10 @@ func (c *compiler) emitCore(prog *alg.Program) {
 		w.text("// doneELP(t): t has passed a linearisation point as returning empty.")
 		w.text("%%p doneELP(v) THREAD_PRED")
 	}
+	if c.spec.sawEmpty() {
+		w.text("// sawEmpty(t): the specification deque was empty at some moment of t's pop (docs/deque.md).")
+		w.text("%%p sawEmpty(v) THREAD_PRED")
+	}
 	for _, v := range prog.Shared {
 		switch v.Kind.Name {
 		case "bool":
