@@ -105,6 +105,8 @@ type ptrChange struct {
 	node    string // formula over @N@: the node whose link field changes
 	target  string // formula over @T@: the new value (node), "0" for null
 	setOnly bool
+	// cut: the link field is set to null.
+	cut bool
 }
 
 type loopCtx struct{ head, exit *loc }

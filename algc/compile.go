@@ -40,7 +40,7 @@ type compiler struct {
 // the algorithm's names must not take.
 var reserved = map[string]bool{
 	"is_node": true, "is_data": true, "isthread": true, "tr_scheduled": true, "at": true,
-	"doneLP": true, "doneELP": true, "spec": true, "circ": true, "reach": true, "has": true,
+	"doneLP": true, "doneELP": true, "sawEmpty": true, "spec": true, "circ": true, "reach": true, "has": true,
 	"Head_S": true, "Tail_S": true, "gone_S": true, "matching": true, "commutes": true, "r_by": true, "has_S": true, "has_T": true,
 	"waiting": true, "shared": true, "succ": true, "opval": true, "same": true, "ordered": true,
 	"tonull": true, "noval": true, "sm": true, "isNew": true, "E": true, "A": true, "TC": true,

@@ -1,6 +1,10 @@
 package algc
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/tvla-go/tvla/alg"
+)
 
 // The deque specification (docs/deque.md): a list linked by the
 // algorithm's link field from its left end Head_S to its right end
@@ -36,7 +40,7 @@ func (sp *specLib) dequePush(right bool) []update {
 // and the old right end is dropped (gone_S, as a pop's old head is).
 func (sp *specLib) dequePopRight() []update {
 	L := sp.s.link
-	return []update{
+	up := []update{
 		{"Tail_S(v)", fmt.Sprintf("E(w) Tail_S(w) & %s(v, w)", L)},
 		{"Head_S(v)", "Head_S(v) & !Tail_S(v)"},
 		{L + "(v_1, v_2)", L + "(v_1, v_2) & !Tail_S(v_2)"},
@@ -52,4 +56,57 @@ func (sp *specLib) dequePopRight() []update {
 		{"has_T[spec](v)", fmt.Sprintf("E(w, w_1) spec(v, w) & %s(w, w_1) & Tail_S(w_1)", L)},
 		{"gone_S(v)", "Tail_S(v)"},
 	}
+	// The cut link was the acyclic specification list's last: no cycle
+	// changes, and the implementation's reachability does not (its nodes
+	// never point into the specification's list). Finite differencing
+	// would evaluate the closure of the new relation, 1/2 through any
+	// summary node.
+	up = append(up, update{"circ(v)", "circ(v)"})
+	if sp.sawEmpty() {
+		up = append(up, sp.sawEmptyRemoval())
+	}
+	for _, x := range sp.implHeads() {
+		if r := "reach[" + x + "]"; sp.gen.has(r) {
+			up = append(up, update{r + "(v)", r + "(v)"})
+		}
+	}
+	return up
+}
+
+// implHeads are the implementation's shared node pointers.
+func (sp *specLib) implHeads() []string {
+	var out []string
+	for _, v := range sp.s.prog.Shared {
+		if isNode(v.Kind.Name) {
+			out = append(out, v.Name)
+		}
+	}
+	return out
+}
+
+// sawEmpty: a deque's empty pop may linearise at any moment of its call
+// at which the specification deque was empty (an empty pop changes
+// nothing, so the moment may be past): sawEmpty(t) is set when t's pop
+// begins on an empty deque, and on every thread when a removal empties
+// it; an empty linearisation point passes when the deque is empty or
+// the thread saw it empty. Without it a point placed where an
+// algorithm decides "empty" raises a message on a correct execution in
+// which the deque was empty earlier in the call, and the Snark deque's
+// real "empty" fault could not be told from that.
+func (sp *specLib) sawEmpty() bool { return sp.deque() && sp.emptyLPs }
+
+// sawEmptyBegin: a pop starts with what the deque is now, any other
+// operation with 0.
+func (sp *specLib) sawEmptyBegin(op *alg.OpDecl) update {
+	now := "0"
+	if op.Result != nil {
+		now = sp.empty()
+	}
+	return update{"sawEmpty(v)", fmt.Sprintf("(tr_scheduled(v) ? %s : sawEmpty(v))", now)}
+}
+
+// sawEmptyRemoval: a removal of the deque's only node empties it, seen by
+// the threads in a call that has not linearised with a value.
+func (sp *specLib) sawEmptyRemoval() update {
+	return update{"sawEmpty(v)", "sawEmpty(v) | isthread(v) & !at[idle](v) & !doneLP(v) & (E(w) Head_S(w) & Tail_S(w))"}
 }

@@ -1,6 +1,7 @@
 package algc
 
 import (
+	"os"
 	"strings"
 	"testing"
 )
@@ -11,7 +12,11 @@ import (
 func TestCompileDeque(t *testing.T) {
 	out := compileFile(t, "../programs/deque/lockdeque.alg")
 	for _, want := range []string{"%p Head_S(v) unique pointer", "%p Tail_S(v) unique pointer",
-		"%i has_T[spec](v) = E(u) Tail_S(u) & spec(v, u)"} {
+		"%i has_T[spec](v) = E(u) Tail_S(u) & spec(v, u)",
+		// The doubly linked invariant, on request (inv[f,g]).
+		"%i inv[left,right](v) = is_node(v) & (A(w) left(v, w) -> right(w, v))",
+		"%r inv[left,right](v_1) & left(v_1, v_2) ==> right(v_2, v_1)",
+		"%r inv[left,right](v_1) & !right(v_2, v_1) ==> !left(v_1, v_2)"} {
 		if !strings.Contains(out.TVP, want) {
 			t.Errorf("model lacks %q", want)
 		}
@@ -23,6 +28,9 @@ func TestCompileDeque(t *testing.T) {
 		"Head_S(v) = Head_S(v) & !Tail_S(v)",
 		"right(v_1, v_2) = right(v_1, v_2) & !Tail_S(v_2)",
 		"gone_S(v) = Tail_S(v)",
+		// The cut is the specification list's: no cycle and no
+		// implementation reachability changes.
+		"circ(v) = circ(v)", "reach[Left](v) = reach[Left](v)", "reach[Right](v) = reach[Right](v)",
 	} {
 		if !strings.Contains(popR, want) {
 			t.Errorf("popRight's point lacks %q:\n%s", want, popR)
@@ -46,14 +54,39 @@ func TestCompileDeque(t *testing.T) {
 			t.Errorf("push lacks %q:\n%s", c.want, c.act)
 		}
 	}
+	// Cutting a link of a list without a cycle: the nodes from the old
+	// successor on lose their reachability, exactly.
+	cut := action(out.TVP, "popRight, line 92: ssprev.right = null")
+	if want := "(!(E(w_c) reach[Left](w_c) & circ(w_c)) ? (reach[Left](v) & !(E(w_a, w_b) (E(ts) tr_scheduled(ts) & ssprev(ts, w_a)) & right(w_a, w_b) & right*(w_b, v))) :"; !strings.Contains(cut, want) {
+		t.Errorf("the cut lacks %q:\n%s", want, cut)
+	}
 	for _, want := range []string{
 		"linearisability: popRight returns a value other than the specification's right end (popRight, line 88)",
 		"linearisability: popLeft returns a value other than the specification's left end (popLeft, line 69)",
-		"linearisability: popRight returns empty but the specification deque is not empty (popRight, line 78)",
+		"linearisability: popRight returns empty but the specification deque was not empty at any moment of the call (popRight, line 78)",
+		"sawEmpty(v) = sawEmpty(v) | isthread(v) & !at[idle](v) & !doneLP(v) & (E(w) Head_S(w) & Tail_S(w))",
 		"linearisability: popLeft of a value while the specification deque is empty (popLeft, line 69)",
 	} {
 		if !strings.Contains(out.TVP, want) {
 			t.Errorf("model lacks the message %q", want)
+		}
+	}
+}
+
+// inv[f,g] takes two different pointer fields.
+func TestInvFamilyErrors(t *testing.T) {
+	src, err := os.ReadFile("../programs/deque/lockdeque.alg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for bad, want := range map[string]string{
+		"inv[left,val]":    "inv[left,val]: val is not a pointer field",
+		"inv[left,left]":   "inv takes two different pointer fields",
+		"inv[left,nosuch]": "inv[left,nosuch]: nosuch is not a pointer field",
+	} {
+		text := strings.Replace(string(src), "inv[left,right]", bad, 1)
+		if _, err := Compile("lockdeque.alg", []byte(text)); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: error %v, want %q", bad, err, want)
 		}
 	}
 }

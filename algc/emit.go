@@ -100,6 +100,10 @@ func (c *compiler) emitCore(prog *alg.Program) {
 		w.text("// doneELP(t): t has passed a linearisation point as returning empty.")
 		w.text("%%p doneELP(v) THREAD_PRED")
 	}
+	if c.spec.sawEmpty() {
+		w.text("// sawEmpty(t): the specification deque was empty at some moment of t's pop (docs/deque.md).")
+		w.text("%%p sawEmpty(v) THREAD_PRED")
+	}
 	for _, v := range prog.Shared {
 		switch v.Kind.Name {
 		case "bool":
@@ -546,6 +550,12 @@ func (c *compiler) garbageNodes(on bool) string {
 			}
 		case f.Kind.Name == "data":
 			fmt.Fprintf(&b, "  %s = {gn->d:1/2, g0->d:1/2}\n  has[%s] = {gn, g0}\n", f.Name, f.Name)
+		}
+	}
+	for _, in := range c.gen.list {
+		if strings.HasPrefix(in.name, "inv[") {
+			// g0 has no pointer; gn's may or may not come back.
+			fmt.Fprintf(&b, "  %s = {gn:1/2, g0}\n", in.name)
 		}
 	}
 	b.WriteString("#endif\n")

@@ -89,6 +89,25 @@ func (c *compiler) family(n *alg.PredName) (*instrument, string) {
 				fmt.Sprintf("%%r %s(v) ==> has[%s](v)", name, x),
 				fmt.Sprintf("%%r %s(v) ==> has[%s](v)", name, y),
 			}}, ""
+	case "inv":
+		// inv[f,g](v): every f edge out of v is a g edge back, the
+		// invariant of a doubly linked list (Sagiv, Reps and Wilhelm's
+		// c_fb and c_bf); with it, reading a back pointer tells which
+		// node links to this one.
+		if len(args) != 2 || args[0] == args[1] {
+			return nil, "inv takes two different pointer fields: inv[f,g] (f edges are g edges back)"
+		}
+		for _, f := range args {
+			if k, ok := c.s.fields[f]; !ok || !isNode(k) {
+				return nil, fmt.Sprintf("%s: %s is not a pointer field", name, f)
+			}
+		}
+		f, g := args[0], args[1]
+		return &instrument{name: name, decl: fmt.Sprintf("%%i %s(v) = is_node(v) & (A(w) %s(v, w) -> %s(w, v))", name, f, g),
+			rules: []string{
+				fmt.Sprintf("%%r %s(v_1) & %s(v_1, v_2) ==> %s(v_2, v_1)", name, f, g),
+				fmt.Sprintf("%%r %s(v_1) & !%s(v_2, v_1) ==> !%s(v_1, v_2)", name, g, f),
+			}}, ""
 	case "opval":
 		if len(args) == 0 || len(args) > 2 {
 			return nil, "opval takes a node variable and, optionally, a data variable: opval[n] or opval[n,lv]"
@@ -124,5 +143,5 @@ func (c *compiler) family(n *alg.PredName) (*instrument, string) {
 				fmt.Sprintf("%%r %s(v) ==> has[%s](v)", name, d),
 			}}, ""
 	}
-	return nil, fmt.Sprintf("unknown instrumentation family %s (the generator knows succ[x,y], opval[x], same[x,y] and ordered[x,y]; others can be written in a tvp block)", n.Name)
+	return nil, fmt.Sprintf("unknown instrumentation family %s (the generator knows succ[x,y], opval[x], same[x,y], ordered[x,y] and inv[f,g]; others can be written in a tvp block)", n.Name)
 }

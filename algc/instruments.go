@@ -14,7 +14,7 @@ import (
 // predicates, waiting[x] and shared[x] for the node an operation
 // allocates, and under collapsed threads tonull[x] and noval[x]. On
 // request (instrument add): succ[x,y], opval[x], same[x,y],
-// ordered[x,y].
+// ordered[x,y], inv[f,g] (every f edge is a g edge back).
 
 type instrument struct {
 	name string

@@ -59,6 +59,17 @@ func (c *compiler) reachUpdates(ch *ptrChange) []update {
 				// insertion, exact; else the closure of the new relation.
 				general = fmt.Sprintf("((E(w_a) %s & has[%s](w_a)) ? %s : (%s))", A("w_a"), L, general, insert)
 			}
+			if ch.cut && c.gen.has("circ") {
+				// A cut in a list without a cycle reachable from x:
+				// the nodes reachable from x have one predecessor
+				// each there (the model's sharing rule), so the
+				// nodes from the old successor on lose x, the others
+				// keep it; exact where the closure of the new
+				// relation through a summary node would give 1/2.
+				acyclic := fmt.Sprintf("!(E(w_c) %s(w_c) & circ(w_c))", r)
+				lose := fmt.Sprintf("(E(w_a, w_b) %s & %s(w_a, w_b) & %s*(w_b, v))", A("w_a"), L, L)
+				general = fmt.Sprintf("(%s ? (%s(v) & !%s) : %s)", acyclic, r, lose, general)
+			}
 			f = fmt.Sprintf("((E(w_a) %s & %s(w_a)) ? %s : %s(v))", A("w_a"), r, general, r)
 		}
 		out = append(out, update{r + "(v)", f})

@@ -208,6 +208,9 @@ func (sp *specLib) removeUpdates(op *alg.OpDecl) []update {
 	if sp.deque() {
 		// The deque's only node was both ends.
 		up = append(up, update{"Tail_S(v)", "Tail_S(v) & !Head_S(v)"})
+		if sp.sawEmpty() {
+			up = append(up, sp.sawEmptyRemoval())
+		}
 	}
 	return up
 }
@@ -215,13 +218,21 @@ func (sp *specLib) removeUpdates(op *alg.OpDecl) []update {
 func (sp *specLib) emptySteps(b *builder, at, next *loc, pos alg.Pos) {
 	op := b.op
 	st := b.newStep(at, next, pos, fmt.Sprintf("linearisation point: the specification's %s() returns empty", op.Name))
-	st.pre = fmt.Sprintf("!%s & %s", done, sp.empty())
+	empty := sp.empty()
+	if sp.sawEmpty() {
+		empty = fmt.Sprintf("(%s | %s)", empty, sched("sawEmpty(ts)"))
+	}
+	st.pre = fmt.Sprintf("!%s & %s", done, empty)
 	st.flags = map[string]bool{"doneELP": true}
 	fails := b.newStep(at, nil, pos, fmt.Sprintf("linearisation point of an empty %s fails", op.Name))
-	fails.pre = fmt.Sprintf("%s | !%s", done, sp.empty())
+	fails.pre = fmt.Sprintf("%s | !%s", done, empty)
+	notEmpty := fmt.Sprintf("linearisability: %s returns empty but the specification %s is not empty %s", op.Name, sp.name, sp.where(b, pos))
+	if sp.sawEmpty() {
+		notEmpty = fmt.Sprintf("linearisability: %s returns empty but the specification %s was not empty at any moment of the call %s", op.Name, sp.name, sp.where(b, pos))
+	}
 	fails.msgs = []message{
 		{done, fmt.Sprintf("linearisability: %s linearises as empty after linearising with a value %s", op.Name, sp.where(b, pos))},
-		{"!" + sp.empty(), fmt.Sprintf("linearisability: %s returns empty but the specification %s is not empty %s", op.Name, sp.name, sp.where(b, pos))},
+		{"!" + empty, notEmpty},
 	}
 }
 

@@ -123,7 +123,8 @@ func (b *builder) store(s *step, lhs, rhs alg.Expr) {
 		target := sched(valOf("ts", "v_2"))
 		s.updates = append(s.updates, update{l.Name + "(v_1, v_2)", fmt.Sprintf("(%s ? %s : %s(v_1, v_2))", node, target, l.Name)})
 		if l.Name == b.s.link {
-			s.change = &ptrChange{node: sched(b.g.val(l.X, "ts", "@N@")), target: sched(valOf("ts", "@T@"))}
+			lit, isLit := rhs.(*alg.Lit)
+			s.change = &ptrChange{node: sched(b.g.val(l.X, "ts", "@N@")), target: sched(valOf("ts", "@T@")), cut: isLit && lit.Value == "null"}
 		}
 	}
 }
@@ -217,6 +218,9 @@ func (b *builder) compileOp(op *alg.OpDecl) {
 	if b.spec.emptyLPs {
 		begin.flags["doneELP"] = false
 	}
+	if b.spec.sawEmpty() {
+		begin.updates = append(begin.updates, b.spec.sawEmptyBegin(op))
+	}
 	for _, p := range op.Params {
 		begin.writes[p.Name] = true
 		a := &threadAssign{name: p.Name}
@@ -257,6 +261,9 @@ func (b *builder) endSteps(l *loc, flag, notFlag, what string) {
 	end.flags = map[string]bool{"doneLP": false}
 	if b.spec.emptyLPs {
 		end.flags["doneELP"] = false
+	}
+	if b.spec.sawEmpty() {
+		end.updates = append(end.updates, update{"sawEmpty(v)", "sawEmpty(v) & !tr_scheduled(v)"})
 	}
 	fails := b.newStep(l, nil, b.op.Pos, "return from "+b.op.Name+" fails")
 	fails.pre = "!" + good
