@@ -21,14 +21,23 @@ type coverAtom struct {
 	pos  []int
 }
 
-// cover is a union of atoms' non-zero tuples; all means every tuple.
+// cover is a union of atoms' non-zero tuples (all: every tuple),
+// narrowed to the tuples where every filter atom is non-zero: the
+// conjuncts of a conjunction other than the one whose tuples are listed
+// (`isthread(v) & at[L](v) & p(v) & tr_scheduled(v)` lists the threads
+// and keeps the scheduled one at L; a derived soft-invariant update is
+// then no work on most structures). A filter atom's arguments are all
+// update variables, so its value at a tuple is one look-up.
 type cover struct {
-	all   bool
-	atoms []coverAtom
+	all    bool
+	atoms  []coverAtom
+	filter []coverAtom
 }
 
 var coverAll = cover{all: true}
 
+// union covers a's tuples and b's; their filters are dropped (a filter
+// narrows only its own atoms).
 func union(a, b cover) cover {
 	if a.all || b.all {
 		return coverAll
@@ -36,17 +45,53 @@ func union(a, b cover) cover {
 	return cover{atoms: append(append([]coverAtom(nil), a.atoms...), b.atoms...)}
 }
 
-// smaller picks the cover likely to hold fewer tuples (a on ties).
-func smaller(a, b cover) cover {
+// conj covers the tuples both a and b cover (a conjunction's non-zero
+// tuples): the smaller one's, narrowed by the other's when that one is a
+// single atom of update variables with its filter.
+func conj(a, b cover) cover {
+	pick, other := a, b // as smaller picks
 	switch {
 	case a.all:
-		return b
+		pick, other = b, a
 	case b.all:
-		return a
 	case b.weight() < a.weight():
-		return b
+		pick, other = b, a
 	}
-	return a
+	if pick.all || other.all || len(other.atoms) != 1 || !other.atoms[0].determined() {
+		return pick
+	}
+	f := append(append(append([]coverAtom(nil), pick.filter...), other.atoms[0]), other.filter...)
+	return cover{atoms: pick.atoms, filter: f}
+}
+
+// determined reports whether all the atom's arguments are update
+// variables.
+func (a coverAtom) determined() bool {
+	for _, p := range a.pos {
+		if p < 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// passes reports whether every filter atom is non-zero at tuple t.
+func (cv cover) passes(s *tvl.Structure, t []int) bool {
+	for _, a := range cv.filter {
+		var v tvl.Kleene
+		switch len(a.pos) {
+		case 0:
+			v = s.Nullary(a.pred.Index)
+		case 1:
+			v = s.Unary(a.pred.Index, t[a.pos[0]])
+		default:
+			v = s.Binary(a.pred.Index, t[a.pos[0]], t[a.pos[1]])
+		}
+		if v == logic.False {
+			return false
+		}
+	}
+	return true
 }
 
 // weight estimates a cover's size: an atom none of whose arguments is an
@@ -92,9 +137,9 @@ func (c *coverAnalysis) changes(f logic.Formula) cover {
 	case *logic.Binary:
 		switch {
 		case g.Op == logic.And && c.isSelf(g.Left):
-			return smaller(self, c.notOne(g.Right, scope))
+			return conj(self, c.notOne(g.Right, scope))
 		case g.Op == logic.And && c.isSelf(g.Right):
-			return smaller(self, c.notOne(g.Left, scope))
+			return conj(self, c.notOne(g.Left, scope))
 		case g.Op == logic.Or && c.isSelf(g.Left):
 			return c.nonZero(g.Right, scope)
 		case g.Op == logic.Or && c.isSelf(g.Right):
@@ -104,7 +149,7 @@ func (c *coverAnalysis) changes(f logic.Formula) cover {
 		// p ? T : E equals p where p is 1 and T is 1, where p is 0 and E
 		// is 0, and where p is 1/2 and both hold (their join is then 1/2).
 		if c.isSelf(g.Cond) {
-			return union(smaller(self, c.notOne(g.Then, scope)), c.nonZero(g.Else, scope))
+			return union(conj(self, c.notOne(g.Then, scope)), c.nonZero(g.Else, scope))
 		}
 	}
 	// Where p and f are both 0, f gives back p.
@@ -159,7 +204,7 @@ func (c *coverAnalysis) nonZero(f logic.Formula, scope map[logic.Var]int) cover 
 	case *logic.Binary:
 		switch g.Op {
 		case logic.And:
-			return smaller(c.nonZero(g.Left, scope), c.nonZero(g.Right, scope))
+			return conj(c.nonZero(g.Left, scope), c.nonZero(g.Right, scope))
 		case logic.Or:
 			return union(c.nonZero(g.Left, scope), c.nonZero(g.Right, scope))
 		case logic.Implies:
@@ -189,9 +234,9 @@ func (c *coverAnalysis) notOne(f logic.Formula, scope map[logic.Var]int) cover {
 		case logic.And:
 			return union(c.notOne(g.Left, scope), c.notOne(g.Right, scope))
 		case logic.Or:
-			return smaller(c.notOne(g.Left, scope), c.notOne(g.Right, scope))
+			return conj(c.notOne(g.Left, scope), c.notOne(g.Right, scope))
 		case logic.Implies:
-			return smaller(c.nonZero(g.Left, scope), c.notOne(g.Right, scope))
+			return conj(c.nonZero(g.Left, scope), c.notOne(g.Right, scope))
 		}
 	case *logic.If:
 		return union(c.notOne(g.Then, scope), c.notOne(g.Else, scope))
@@ -290,7 +335,9 @@ func (cv cover) tuples(s *tvl.Structure, k int, f func(t []int)) {
 	}
 	if all {
 		for t := range tvl.Tuples(n, k) {
-			f(t)
+			if cv.passes(s, t) {
+				f(t)
+			}
 		}
 		return
 	}
@@ -307,6 +354,8 @@ func (cv cover) tuples(s *tvl.Structure, k int, f func(t []int)) {
 		} else {
 			t[0], t[1] = i/n, i%n
 		}
-		f(t)
+		if cv.passes(s, t) {
+			f(t)
+		}
 	}
 }

@@ -133,15 +133,26 @@ func (a *Action) UpdateFrom(s *tvl.Structure, b Binding, bs Bindings) (*tvl.Stru
 	}
 	post := pre.Clone()
 	var changed []*tvl.Pred
+	var buf [8]int
 	for _, u := range a.updates {
-		bound := bs.bind(u.eval, pre)
+		// Bound only once a tuple is covered: most derived updates of a
+		// step cover none on most structures.
+		var bound *tvl.Bound
+		var asg []int
 		k := u.pred.Arity
-		asg := make([]int, k+len(u.fromBinding))
-		for i, j := range u.fromBinding {
-			asg[k+i] = b[j]
-		}
 		differs := false
 		u.where.tuples(pre, k, func(t []int) {
+			if bound == nil {
+				bound = bs.bind(u.eval, pre)
+				if n := k + len(u.fromBinding); n <= len(buf) {
+					asg = buf[:n]
+				} else {
+					asg = make([]int, n)
+				}
+				for i, j := range u.fromBinding {
+					asg[k+i] = b[j]
+				}
+			}
 			copy(asg, t)
 			if v := bound.Eval(asg...); v != pre.Get(u.pred, t...) {
 				post.Set(u.pred, v, t...)
