@@ -86,6 +86,7 @@ func CompileProgram(file string, prog *alg.Program) (*Output, error) {
 	}
 	c.liveness()
 	c.pairFocus()
+	c.staleFocus()
 	c.privacy()
 	c.w = &writer{}
 	c.emitTVP(prog)

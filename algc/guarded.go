@@ -167,6 +167,8 @@ func (c *compiler) guardedUpdates(ites map[string]*ite, private bool) []update {
 		mine := ""
 		if private && c.threadDef(def) {
 			mine = "tr_scheduled(v)"
+		} else if facts := c.snapshotFacts(def); len(facts) > 0 {
+			mine = strings.Join(facts, " & ")
 		}
 		if u, ok := guarded(in.name, def, ites, mine); ok {
 			out = append(out, u)

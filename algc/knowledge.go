@@ -164,7 +164,11 @@ func (c *compiler) storeKnowledge(fs *fieldStore, private bool) []update {
 				exact = fmt.Sprintf("(tr_scheduled(v) ? (has[%s](v) & %s) : %s)", x, c.has(r, "v"), others)
 			}
 		}
-		out = append(out, update{name + "(v)", fmt.Sprintf("((E(w_k) %s(v, w_k) & %s) ? %s : %s(v))", x, at("w_k"), exact, name)})
+		where := fmt.Sprintf("%s(v, w_k) & %s", x, at("w_k"))
+		if f := c.snapshotFact(x, "v", "w_k"); f != "" && !private {
+			where += " & " + f
+		}
+		out = append(out, update{name + "(v)", fmt.Sprintf("((E(w_k) %s) ? %s : %s(v))", where, exact, name)})
 	}
 	if c.gen.has("matching") {
 		out = append(out, update{"matching(v)", fmt.Sprintf("(%s ? ((E(w_k) spec(v, w_k)) & 1/2) : matching(v))", node)})

@@ -2,6 +2,7 @@ package algc
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/tvla-go/tvla/alg"
@@ -193,4 +194,73 @@ func (c *compiler) staleCleared(x string) (update, bool) {
 		return update{}, false
 	}
 	return update{p + "(v)", p + "(v) & !tr_scheduled(v)"}, true
+}
+
+// snapshotFact is what a thread v's snapshot x of a tagged shared S says
+// of the node u that v's x points to: wherever x is live (and so set by
+// x = S, the only assignment of it the checker allows) and not stale, S
+// has not been written since, so u is S's node. As a formula, true in
+// every reachable state: stale[S,x](v) | !live[x](v) | S(u). "" when x
+// is no such snapshot.
+//
+// Other threads' facts about x's node change under an overwrite of a
+// field of node w only where x(v, w) may hold; with this fact conjoined,
+// a thread whose snapshot is current is left alone when w is not S's
+// node (a reused node being initialised, say). On a summary thread it
+// still evaluates to 1/2, but finite differencing of a conditional soft
+// invariant "at L, !stale[S,x] implies p" then finds the contradiction
+// (logic.PropagateUnits), which is what keeps the tagged stack's pop
+// from losing the value of its snapshot when threads are collapsed.
+func (c *compiler) snapshotFact(x, v, u string) string {
+	s := c.s.snap[x]
+	if s == "" {
+		return ""
+	}
+	at := c.liveAt(x)
+	if at == "" {
+		return ""
+	}
+	at = strings.ReplaceAll(at, "(v)", "("+v+")")
+	return fmt.Sprintf("(%s(%s) | !(%s) | %s(%s))", staleName(s, x), v, at, s, u)
+}
+
+// snapshotFacts are the snapshot facts of the atoms x(v, u) of def.
+func (c *compiler) snapshotFacts(def *conj) []string {
+	var out []string
+	for _, a := range def.atoms {
+		if a.neg || len(a.args) != 2 || a.args[0] != "v" {
+			continue
+		}
+		if f := c.snapshotFact(a.pred, "v", a.args[1]); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// staleRE finds the scheduled thread's stale flags a precondition tests.
+var staleRE = regexp.MustCompile(`stale\[[^\]]*\]\(ts\)`)
+
+// staleFocus makes a step whose precondition tests the scheduled thread's
+// stale flag (a cas with a snapshot, a tagged comparison) focus on it:
+// with collapsed threads the flag of a thread taken from the summary is
+// 1/2, and the precondition 1/2 would let the step run without deciding
+// it, so that a conditional soft invariant about threads whose snapshot
+// is current ("at L, !stale[S,x] implies p") never applies to the thread
+// that passes the test. Bounded runs keep each thread apart and its flag
+// definite; there it changes nothing.
+func (c *compiler) staleFocus() {
+	for _, st := range c.b.steps {
+		seen := map[string]bool{}
+		for _, f := range st.focus {
+			seen[f] = true
+		}
+		for _, m := range staleRE.FindAllString(st.pre, -1) {
+			f := "tr_scheduled(v) & " + strings.TrimSuffix(m, "(ts)") + "(v)"
+			if !seen[f] {
+				seen[f] = true
+				st.focus = append(st.focus, f)
+			}
+		}
+	}
 }

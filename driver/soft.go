@@ -92,7 +92,10 @@ func newSoftResult(set *predicates.SoftInvariants, res *Result, prev []SoftRound
 
 // newPairs returns, for each location, the pairs of thread predicates
 // that are both 1/2 there, other than those of have: their conditional
-// soft invariants may keep how the two go together.
+// soft invariants may keep how the two go together. Where a guard
+// (predicates.IsGuard: a snapshot's stale flag) is 1/2 too, each pair of
+// the others comes guarded by it as well: what a thread with a current
+// snapshot knows may fail for one whose snapshot is stale.
 func (r *SoftResult) newPairs(have []predicates.SoftPair) []predicates.SoftPair {
 	seen := map[predicates.SoftPair]bool{}
 	for _, p := range have {
@@ -112,6 +115,20 @@ func (r *SoftResult) newPairs(have []predicates.SoftPair) []predicates.SoftPair 
 				if !seen[pr] {
 					seen[pr] = true
 					out = append(out, pr)
+				}
+			}
+		}
+		for _, g := range half {
+			if !predicates.IsGuard(g.Name) {
+				continue
+			}
+			for i, q := range half {
+				for _, p := range half[i+1:] {
+					pr := predicates.SoftPair{Location: l, Q: q.Name, P: p.Name, G: g.Name}
+					if q != g && p != g && !seen[pr] {
+						seen[pr] = true
+						out = append(out, pr)
+					}
 				}
 			}
 		}
@@ -240,7 +257,11 @@ func SoftPropertyText(inv predicates.SoftInvariant) string {
 	if inv.Cond == nil {
 		return lit(inv.Prop, inv.Negated)
 	}
-	return lit(inv.Cond, inv.CondNegated) + " -> " + lit(inv.Prop, inv.Negated)
+	guard := ""
+	if inv.Guard != nil {
+		guard = lit(inv.Guard, true) + " & "
+	}
+	return guard + lit(inv.Cond, inv.CondNegated) + " -> " + lit(inv.Prop, inv.Negated)
 }
 
 // WriteTVP writes the soft invariants that held as TVP declarations to
@@ -316,8 +337,8 @@ type softGroup struct {
 // at L), in the order of generation, locations in declaration order.
 func (r *SoftResult) groups() []softGroup {
 	type key struct {
-		cond, prop       *predicates.Predicate
-		condNeg, propNeg bool
+		cond, prop, guard *predicates.Predicate
+		condNeg, propNeg  bool
 	}
 	index := map[key]int{}
 	var out []softGroup
@@ -325,7 +346,7 @@ func (r *SoftResult) groups() []softGroup {
 		if !r.Reported(i) {
 			continue
 		}
-		k := key{inv.Cond, inv.Prop, inv.CondNegated, inv.Negated}
+		k := key{inv.Cond, inv.Prop, inv.Guard, inv.CondNegated, inv.Negated}
 		gi, ok := index[k]
 		if !ok {
 			gi = len(out)

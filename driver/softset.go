@@ -26,6 +26,7 @@ import (
 //
 //	pair LOCATION Q P   a pair of thread predicates whose conditional soft
 //	                    invariants are generated at LOCATION
+//	pair LOCATION Q P G the same, guarded by G (predicates.SoftPair)
 //	held NAME           a soft invariant to generate (if[L,p], nif[L,p],
 //	                    if[L,q,p], ...)
 
@@ -73,12 +74,16 @@ func ParseSoftSet(path string, data []byte) (*SoftSet, error) {
 			return fmt.Errorf("%s:%d:%d: %s", path, line, strings.Index(sc.Text(), f[0])+1, fmt.Sprintf(format, args...))
 		}
 		switch {
-		case f[0] == "pair" && len(f) == 4:
-			set.Pairs = append(set.Pairs, predicates.SoftPair{Location: f[1], Q: f[2], P: f[3]})
+		case f[0] == "pair" && (len(f) == 4 || len(f) == 5):
+			pr := predicates.SoftPair{Location: f[1], Q: f[2], P: f[3]}
+			if len(f) == 5 {
+				pr.G = f[4]
+			}
+			set.Pairs = append(set.Pairs, pr)
 		case f[0] == "held" && len(f) == 2:
 			set.Names = append(set.Names, f[1])
 		case f[0] == "pair":
-			return nil, bad("a pair line is: pair LOCATION Q P")
+			return nil, bad("a pair line is: pair LOCATION Q P, or pair LOCATION Q P G")
 		case f[0] == "held":
 			return nil, bad("a held line is: held NAME")
 		default:
@@ -115,6 +120,9 @@ func savedSet(r *SoftResult) *SoftSet {
 		set.Names = append(set.Names, inv.Pred.Name)
 		if inv.Cond != nil {
 			pr := predicates.SoftPair{Location: inv.Location, Q: inv.Cond.Name, P: inv.Prop.Name}
+			if inv.Guard != nil {
+				pr.G = inv.Guard.Name
+			}
 			if !seen[pr] {
 				seen[pr] = true
 				set.Pairs = append(set.Pairs, pr)
@@ -134,6 +142,10 @@ func (set *SoftSet) Write(path, program string, res *Result) error {
 	fmt.Fprintf(&b, "# refines as usual should they not suffice; any set is sound. Made again with\n")
 	fmt.Fprintf(&b, "#   tvla run %s --collapse-threads --soft-from none --soft-save %s\n", prog, filepath.Base(path))
 	for _, p := range set.Pairs {
+		if p.G != "" {
+			fmt.Fprintf(&b, "pair %s %s %s %s\n", p.Location, p.Q, p.P, p.G)
+			continue
+		}
 		fmt.Fprintf(&b, "pair %s %s %s\n", p.Location, p.Q, p.P)
 	}
 	for _, n := range set.Names {

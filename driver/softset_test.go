@@ -8,16 +8,17 @@ import (
 )
 
 func TestParseSoftSet(t *testing.T) {
-	set, err := ParseSoftSet("x.soft", []byte("# a comment\npair push9 has[ss] doneLP # why\n\nheld if[push9,has[ss]]\nheld nif[idle,doneLP]\n"))
+	set, err := ParseSoftSet("x.soft", []byte("# a comment\npair push9 has[ss] doneLP # why\n\nheld if[push9,has[ss]]\npair pop4 has[ss] opval[ss] stale[Head,ss]\nheld nif[idle,doneLP]\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := predicates.SoftPair{Location: "push9", Q: "has[ss]", P: "doneLP"}
-	if len(set.Pairs) != 1 || set.Pairs[0] != want || strings.Join(set.Names, " ") != "if[push9,has[ss]] nif[idle,doneLP]" {
+	guarded := predicates.SoftPair{Location: "pop4", Q: "has[ss]", P: "opval[ss]", G: "stale[Head,ss]"}
+	if len(set.Pairs) != 2 || set.Pairs[0] != want || set.Pairs[1] != guarded || strings.Join(set.Names, " ") != "if[push9,has[ss]] nif[idle,doneLP]" {
 		t.Errorf("parsed %+v", set)
 	}
 	for text, want := range map[string]string{
-		"held a\npair push9 has[ss]\n": "x.soft:2:1: a pair line is: pair LOCATION Q P",
+		"held a\npair push9 has[ss]\n": "x.soft:2:1: a pair line is: pair LOCATION Q P, or pair LOCATION Q P G",
 		"  held\n":                     "x.soft:1:3: a held line is: held NAME",
 		"held a\nkeep b\n":             `x.soft:2:1: "keep": a line of a soft-invariant set starts with pair or held`,
 		"# nothing\npair a b c\n":      "x.soft: no soft invariants (held lines) in the set",

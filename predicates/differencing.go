@@ -112,7 +112,7 @@ func (d *Differencer) Derive(p *Predicate) logic.Formula {
 		default:
 			f = &logic.If{Cond: self, Then: logic.NewNot(minus), Else: plus}
 		}
-		f = logic.Simplify(f)
+		f = logic.PropagateUnits(f)
 	}
 	d.derived[p.Name] = f
 	return f

@@ -55,10 +55,28 @@ type SoftConfig struct {
 
 // SoftPair names two thread predicates Q and P whose conditional soft
 // invariants are wanted at a location: at L, (!)Q implies (!)P, in the
-// four combinations of signs (see AddSoftInvariants).
+// four combinations of signs (see AddSoftInvariants). G, when not empty,
+// names a guard (a predicate GuardPattern matches, a snapshot's stale
+// flag): the invariants then speak only of the threads without G, "at
+// L, !G and (!)Q imply (!)P".
 type SoftPair struct {
 	Location string // the name the location pattern's * matches
 	Q, P     string
+	G        string
+}
+
+// GuardPattern matches the guards of guarded pairs: the stale flags of
+// the compiled models' snapshots of tagged pointers (stale[S,x](t): S
+// was written since t read x). What holds of a thread whose snapshot is
+// current often fails for one whose snapshot is stale (its node may have
+// been freed and reused), and a pair's invariant then holds only under
+// the guard.
+const GuardPattern = "stale[*]"
+
+// IsGuard reports whether a thread predicate can guard a pair.
+func IsGuard(name string) bool {
+	_, ok := matchPattern(GuardPattern, name)
+	return ok
 }
 
 // SoftInvariant is one generated soft invariant.
@@ -73,6 +91,9 @@ type SoftInvariant struct {
 	// when Negated).
 	Cond        *Predicate
 	CondNegated bool
+	// Guard, when not nil, restricts a conditional soft invariant to the
+	// threads without it: at L, !Guard implies (Cond implies p).
+	Guard *Predicate
 }
 
 // literal is a unary atom over v, or its negation.
@@ -100,6 +121,9 @@ func (inv SoftInvariant) Property(x logic.Var) logic.Formula {
 	if inv.Cond != nil {
 		f = logic.NewImplies(literal(inv.Cond, inv.CondNegated, x), f)
 	}
+	if inv.Guard != nil {
+		f = logic.NewImplies(literal(inv.Guard, true, x), f)
+	}
 	return f
 }
 
@@ -110,7 +134,11 @@ func (inv SoftInvariant) NameAt(loc string) string {
 	if inv.Cond == nil {
 		return SoftName(loc, inv.Prop.Name, inv.Negated)
 	}
-	return "if[" + loc + "," + literalName(inv.Cond, inv.CondNegated) + "," + literalName(inv.Prop, inv.Negated) + "]"
+	guard := ""
+	if inv.Guard != nil {
+		guard = literalName(inv.Guard, true) + ","
+	}
+	return "if[" + loc + "," + guard + literalName(inv.Cond, inv.CondNegated) + "," + literalName(inv.Prop, inv.Negated) + "]"
 }
 
 // Definition is the soft invariant's definition over x, with at the name
@@ -134,9 +162,19 @@ func (inv SoftInvariant) Rules(name, at string, x logic.Var) []Rule {
 		return []Rule{{Body: logic.NewAnd(self, atom), Head: p, Origin: origin}}
 	}
 	q := literal(inv.Cond, inv.CondNegated, x)
+	notP := literal(inv.Prop, !inv.Negated, x)
+	if inv.Guard != nil {
+		// Also: a thread with q and without p holds the guard.
+		g := literal(inv.Guard, true, x)
+		return []Rule{
+			{Body: logic.NewAnd(self, atom, g, q), Head: p, Origin: origin},
+			{Body: logic.NewAnd(self, atom, g, notP), Head: literal(inv.Cond, !inv.CondNegated, x), Origin: origin},
+			{Body: logic.NewAnd(self, atom, q, notP), Head: literal(inv.Guard, false, x), Origin: origin},
+		}
+	}
 	return []Rule{
 		{Body: logic.NewAnd(self, atom, q), Head: p, Origin: origin},
-		{Body: logic.NewAnd(self, atom, literal(inv.Prop, !inv.Negated, x)), Head: literal(inv.Cond, !inv.CondNegated, x), Origin: origin},
+		{Body: logic.NewAnd(self, atom, notP), Head: literal(inv.Cond, !inv.CondNegated, x), Origin: origin},
 	}
 }
 
@@ -391,7 +429,7 @@ func (set *SoftInvariants) addPairs(v *Vocabulary, pairs []SoftPair) error {
 		if i < 0 && set.only == nil {
 			return softErrorf("soft invariant pair at %s: no location predicate of that name", pr.Location)
 		}
-		var q, p *Predicate
+		var q, p, g *Predicate
 		for _, t := range set.Preds {
 			switch t.Name {
 			case pr.Q:
@@ -399,13 +437,20 @@ func (set *SoftInvariants) addPairs(v *Vocabulary, pairs []SoftPair) error {
 			case pr.P:
 				p = t
 			}
+			if pr.G != "" && t.Name == pr.G {
+				g = t
+			}
 		}
-		if (i < 0 || q == nil || p == nil || q == p) && set.only != nil {
+		badGuard := pr.G != "" && (g == nil || g == q || g == p)
+		if (i < 0 || q == nil || p == nil || q == p || badGuard) && set.only != nil {
 			set.Stale = append(set.Stale, pr)
 			continue
 		}
 		if q == nil || p == nil || q == p {
 			return softErrorf("soft invariant pair %s, %s at %s: want two different thread predicates", pr.Q, pr.P, pr.Location)
+		}
+		if badGuard {
+			return softErrorf("soft invariant pair %s, %s at %s: the guard %s is not a third thread predicate", pr.Q, pr.P, pr.Location, pr.G)
 		}
 		for _, nq := range []bool{false, true} {
 			for _, np := range []bool{false, true} {
@@ -413,7 +458,7 @@ func (set *SoftInvariants) addPairs(v *Vocabulary, pairs []SoftPair) error {
 				if stated[clauseKey(q.Name, !nq, p.Name, np)] {
 					continue
 				}
-				inv := SoftInvariant{Location: pr.Location, At: set.Locations[i], Prop: p, Negated: np, Cond: q, CondNegated: nq}
+				inv := SoftInvariant{Location: pr.Location, At: set.Locations[i], Prop: p, Negated: np, Cond: q, CondNegated: nq, Guard: g}
 				if err := set.declare(v, inv); err != nil {
 					return err
 				}

@@ -236,3 +236,49 @@ func TestSoftInvariantsInitializeAndHolding(t *testing.T) {
 		t.Errorf("held %v, want %v", got, want)
 	}
 }
+
+// A guarded pair: the invariants speak of the threads without the guard
+// (a stale flag), and a third rule concludes the guard.
+func TestSoftInvariantGuardedPair(t *testing.T) {
+	model := strings.Replace(softModel, "%p n(v)\n", "%p n(v)\n%p stale[S,x](v) nonabs\n", 1)
+	cfg := &predicates.SoftConfig{Pairs: []predicates.SoftPair{{Location: "b", Q: "p", P: "r", G: "stale[S,x]"}}}
+	prog, err := loadSoft(t, model, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, inv := range prog.SoftInvariants.Invariants {
+		if inv.Guard != nil {
+			got = append(got, inv.Pred.Name+" = "+logic.String(inv.Pred.Def))
+		}
+	}
+	want := []string{
+		"if[b,not[stale[S,x]],p,r] = isthread(v) & (at[b](v) -> (!stale[S,x](v) -> (p(v) -> r(v))))",
+		"if[b,not[stale[S,x]],p,not[r]] = isthread(v) & (at[b](v) -> (!stale[S,x](v) -> (p(v) -> !r(v))))",
+		"if[b,not[stale[S,x]],not[p],r] = isthread(v) & (at[b](v) -> (!stale[S,x](v) -> (!p(v) -> r(v))))",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("guarded:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	var rules []string
+	for _, r := range prog.Vocabulary.Rules {
+		if strings.HasPrefix(r.Origin, "soft invariant if[b,not[stale[S,x]],p,r]") {
+			rules = append(rules, r.String())
+		}
+	}
+	want = []string{
+		"if[b,not[stale[S,x]],p,r](v) & at[b](v) & !stale[S,x](v) & p(v) ==> r(v)",
+		"if[b,not[stale[S,x]],p,r](v) & at[b](v) & !stale[S,x](v) & !r(v) ==> !p(v)",
+		"if[b,not[stale[S,x]],p,r](v) & at[b](v) & p(v) & !r(v) ==> stale[S,x](v)",
+	}
+	if !reflect.DeepEqual(rules, want) {
+		t.Errorf("rules %q", rules)
+	}
+	if !predicates.IsGuard("stale[S,x]") || predicates.IsGuard("p") {
+		t.Error("IsGuard")
+	}
+	cfg.Pairs[0].G = "p"
+	if _, err := loadSoft(t, model, cfg); err == nil || !strings.Contains(err.Error(), "guard") {
+		t.Errorf("a guard that is one of the pair: %v", err)
+	}
+}
