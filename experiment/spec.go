@@ -76,7 +76,7 @@ type Run struct {
 	Baseline    bool
 	// Defines are the macros (-D NAME=VALUE), a thread bound among them.
 	Defines map[string]string
-	// Join is "part", "rel" or "ind".
+	// Join is "part", "rel", "ind" or "decomp".
 	Join            string
 	CollapseThreads bool
 	// Abs and NonAbs are the predicates of --abs and --nonabs, sorted.

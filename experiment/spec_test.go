@@ -120,7 +120,7 @@ max_structures = "many"
 timeout = "-1s"
 defines = [1]
 `,
-			"testdata/spec.toml:3:1: the baseline: join must be \"part\", \"rel\" or \"ind\", not \"conc\"\n" +
+			"testdata/spec.toml:3:1: the baseline: join must be \"part\", \"rel\", \"ind\" or \"decomp\", not \"conc\"\n" +
 				"testdata/spec.toml:4:13: the baseline: macro THREADS must be true, false (not defined), an integer or a string, not a float\n" +
 				"testdata/spec.toml:4:28: the baseline: \"1X\" is not a macro name\n" +
 				"testdata/spec.toml:4:38: the baseline: the value of macro S is on more than one line\n" +
