@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -131,14 +132,22 @@ func TestDecomposingAsTheReference(t *testing.T) {
 
 // Decomposing a concrete heap and composing its components again gives a
 // structure the heap embeds into (after Coerce, as the engine coerces a
-// composition): the composition loses no heap. Random two-list heaps of
-// up to five nodes, with the four names of the two-list program (two of
-// them, r[n,z], not closed under n, so that components share nodes and
-// edges cross them).
+// composition): the composition loses no heap, with and without the
+// outside individuals' binary values (keepBinary). Random two-list heaps of
+// up to five nodes, with six names: the four of the two-list program
+// (two of them, r[n,z], not closed under n, so that components share
+// nodes and edges cross them) and the node each variable points to
+// (whose edges all leave it).
 func TestComposeKeepsTheHeap(t *testing.T) {
-	const four = "foreach (z in PVar) {\n  %dname wcc[z](v) z\n  %dname r[n,z](v) \"r\" + z\n}"
-	p := testload.Text(t, strings.NewReplacer("NAMES", four, "CLAUSES", "").Replace(twoLists))
-	e, err := New(p, Options{Join: JoinDecompose, Workers: 1, Differencing: true})
+	for _, keep := range []bool{false, true} {
+		t.Run(fmt.Sprintf("keepBinary=%v", keep), func(t *testing.T) { composeKeepsTheHeap(t, keep) })
+	}
+}
+
+func composeKeepsTheHeap(t *testing.T, keepBinary bool) {
+	const six = "foreach (z in PVar) {\n  %dname wcc[z](v) z\n  %dname r[n,z](v) \"r\" + z\n  %dname z(v) \"p\" + z\n}"
+	p := testload.Text(t, strings.NewReplacer("NAMES", six, "CLAUSES", "").Replace(twoLists))
+	e, err := New(p, Options{Join: JoinDecompose, Workers: 1, Differencing: true, DecomposeKeepBinary: keepBinary})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -208,7 +217,7 @@ func embedsInComposition(e *Engine, h *tvl.Structure, parts []*tvl.Structure, na
 			c.Set(d.outside, logic.True, u)
 		}
 	}
-	for _, s := range abstraction.Compose(parts, names, d.outside) {
+	for _, s := range abstraction.Compose(parts, names, d.outside, d.options(e)) {
 		if !e.coerce.Coerce(s, nil).Consistent {
 			continue
 		}
