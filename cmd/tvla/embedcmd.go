@@ -83,7 +83,7 @@ func runEmbed(cmd *cobra.Command, o *embedOptions, args []string) error {
 		return usageError("--join conc is the concrete side already: give the abstract run's join, part, rel or ind")
 	}
 	if cfg.Join == driver.JoinDecompose {
-		return usageError(errDecomposeEmbed.Error())
+		return usageError("%v", driver.ErrDecomposeEmbed)
 	}
 	opts := driver.EmbedOptions{MaxStructures: o.maxStructures, Explain: o.explain}
 	var e *driver.EmbedOutcome
@@ -277,6 +277,3 @@ func mapString(f []int) string {
 	}
 	return strings.Join(parts, ", ")
 }
-
-// errDecomposeEmbed: a decomposing run is not checked by embed.
-var errDecomposeEmbed = driver.ErrDecomposeEmbed

@@ -127,7 +127,7 @@ func TestExperimentRejectsBadSpecs(t *testing.T) {
 	os.WriteFile(bad, []byte("program = \"nosuch.tvp\"\n[baseline]\njoin = \"best\"\n"), 0o644)
 	code, out, errOut := runCLI("experiment", bad)
 	want := bad + ":1:1: program nosuch.tvp: no such file (paths are relative to the spec's folder)\n" +
-		bad + ":3:1: the baseline: join must be \"part\", \"rel\" or \"ind\", not \"best\"\n"
+		bad + ":3:1: the baseline: join must be \"part\", \"rel\", \"ind\" or \"decomp\", not \"best\"\n"
 	if code != exitInput || errOut != want || out != "" {
 		t.Errorf("exit %d, stdout %q, stderr:\n%s\nwant:\n%s", code, out, errOut, want)
 	}
