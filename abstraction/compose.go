@@ -24,16 +24,14 @@ import (
 // name whose formula is an atom. The markers of names are 1, the
 // nullary values the meet of the parts'. Composing one part "opens" its
 // outside individual that way: what an action reads there is 1/2. A
-// combination that contradicts itself gives nothing. A part's binary
-// values with its outside individual are not read, even when they are
-// the join of those of the nodes it stands for (keepBinary): meeting
-// them lost, on linearization_stack's push loop, compositions the
-// reference keeps (docs/decomposition.md).
-func Compose(parts []*tvl.Structure, names []Component, outside *tvl.Pred) []*tvl.Structure {
+// combination that contradicts itself gives nothing. With
+// opts.KeepBinary, see meetOutgoing.
+func Compose(parts []*tvl.Structure, names []Component, outside *tvl.Pred, opts DecomposeOptions) []*tvl.Structure {
 	m := newMeet(parts, names, outside)
 	if m == nil {
 		return nil
 	}
+	m.keepBinary = opts.KeepBinary
 	m.search()
 	return m.res
 }
@@ -55,6 +53,9 @@ type meet struct {
 	outAll bool // every part has an outside individual
 	res    []*tvl.Structure
 	unary  []*tvl.Pred
+	// keepBinary: the parts' binary values from an individual to their
+	// outside individuals are joins, to be met (meetOutgoing).
+	keepBinary bool
 }
 
 // undecided marks a part of a tuple not matched yet.
@@ -273,24 +274,36 @@ func (m *meet) build(extra bool) *tvl.Structure {
 		for b, tb := range tuples {
 			for _, p := range voc.OfArity(2) {
 				v, ok := m.meetOver(func(l int) (logic.Kleene, bool) {
-					if ta[l] < 0 || tb[l] < 0 {
+					a, b := ta[l], tb[l]
+					if a < 0 || b < 0 {
 						return 0, false
 					}
-					return m.parts[l].Get(p, ta[l], tb[l]), true
+					return m.parts[l].Get(p, a, b), true
 				})
 				if !ok {
 					return nil
+				}
+				if m.keepBinary {
+					v = m.meetOutgoing(p, ta, tb, v)
 				}
 				s.Set(p, v, a, b)
 			}
 		}
 	}
-	if extra {
-		// The nodes outside every part are outside each name.
-		for _, d := range m.names {
-			if at, ok := d.In.Formula().(*logic.Atom); ok && len(at.Args) == 1 {
-				if p := voc.Lookup(at.Pred); p != nil && p.Arity == 1 {
-					s.Set(p, logic.False, len(tuples)-1)
+	// A node outside a part is outside its name: the atoms whose 1 would
+	// make the membership formula 1 are 0 on it.
+	for j, d := range m.names {
+		zero := outsideZero(d.In.Formula())
+		for a, ta := range tuples {
+			if ta[j] != -1 {
+				continue
+			}
+			for _, name := range zero {
+				if p := voc.Lookup(name); p != nil && p.Arity == 1 {
+					if s.Get(p, a) == logic.True {
+						return nil
+					}
+					s.Set(p, logic.False, a)
 				}
 			}
 		}
@@ -355,4 +368,72 @@ func reveal(s *tvl.Structure, hidden []*tvl.Pred, outside *tvl.Pred) *tvl.Struct
 		}
 	}
 	return s
+}
+
+// outsideZero lists the unary atoms that are 0 wherever f, a membership
+// formula of one variable, is 0: those of an atom, of both sides of a
+// disjunction, and of the side of a conjunction whose other side is the
+// constant 1 (a hidden predicate's negated atom).
+func outsideZero(f logic.Formula) []string {
+	switch g := f.(type) {
+	case *logic.Atom:
+		if len(g.Args) == 1 {
+			return []string{g.Pred}
+		}
+	case *logic.Binary:
+		switch g.Op {
+		case logic.Or:
+			return append(outsideZero(g.Left), outsideZero(g.Right)...)
+		case logic.And:
+			if isTrue(g.Right) {
+				return outsideZero(g.Left)
+			}
+			if isTrue(g.Left) {
+				return outsideZero(g.Right)
+			}
+		}
+	}
+	return nil
+}
+
+// isTrue reports whether f is the constant 1, written as 1, !0, or a
+// conjunction of such.
+func isTrue(f logic.Formula) bool {
+	switch g := f.(type) {
+	case *logic.Const:
+		return g.Value == logic.True
+	case *logic.Not:
+		c, ok := g.Sub.(*logic.Const)
+		return ok && c.Value == logic.False
+	case *logic.Binary:
+		return g.Op == logic.And && isTrue(g.Left) && isTrue(g.Right)
+	}
+	return false
+}
+
+// meetOutgoing meets v, p's value from tuple ta to tuple tb as the parts
+// holding both give it, with the values the parts holding ta but not tb
+// give from ta's individual to their outside individual: under
+// keepBinary those are the join of p's values to the nodes it stands
+// for, tb's among them. Only that direction is read, and a conflict
+// leaves v as it is instead of dropping the composition: reading the
+// other direction, or dropping, loses on linearization_stack's push loop
+// compositions the reference keeps, and this way the reference's counts
+// hold there and on its pop path up to the pop's SuccCAS
+// (docs/decomposition.md). Both ways are sound, the values met being
+// joins over what the outside individuals stand for.
+func (m *meet) meetOutgoing(p *tvl.Pred, ta, tb []int, v logic.Kleene) logic.Kleene {
+	w, ok := m.meetOver(func(l int) (logic.Kleene, bool) {
+		if ta[l] < 0 || tb[l] >= 0 {
+			return 0, false
+		}
+		return m.parts[l].Get(p, ta[l], m.out[l]), true
+	})
+	if !ok {
+		return v
+	}
+	if x, ok := meetK(v, w); ok {
+		return x
+	}
+	return v
 }

@@ -58,7 +58,7 @@ func TestValidate(t *testing.T) {
 		change func(*Config)
 		msg    string
 	}{
-		{func(c *Config) { c.Join = "best"; c.ActionOrder = "x" }, `--join must be rel, part, ind, conc or decomp, not "best"`},
+		{func(c *Config) { c.Join = "best"; c.ActionOrder = "x" }, `--join must be rel, part, ind, decomp or conc, not "best"`},
 		{func(c *Config) { c.ActionOrder = "fub" }, `--action must match [f][c]pu[c]b, not "fub"`},
 		{func(c *Config) { c.Abs, c.NonAbs = []string{"x"}, []string{"x"} }, "predicate x is given to both --abs and --nonabs"},
 		{func(c *Config) { c.Soft.Mode = SoftAuto }, "--soft-invariants auto needs --collapse-threads"},
@@ -117,7 +117,7 @@ func TestApplyPropertiesPrecedence(t *testing.T) {
 	bad := write("bad.properties", "tvla.joinType = best\n")
 	c = Defaults(filepath.Join(dir, "q.tvp"))
 	c.Properties = bad
-	if err := c.ApplyProperties(nil); err == nil || err.Error() != `--join must be rel, part, ind, conc or decomp, not "best"` {
+	if err := c.ApplyProperties(nil); err == nil || err.Error() != `--join must be rel, part, ind, decomp or conc, not "best"` {
 		t.Errorf("a bad join from a file: %v", err)
 	}
 }

@@ -2,6 +2,7 @@ package driver
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 	"time"
 
@@ -39,6 +40,9 @@ type EmbedOutcome struct {
 // the abstract one (soundness.Embed). It stops early, with what it has,
 // when ctx ends.
 func (s *Session) Embed(ctx context.Context, o EmbedOptions) (*EmbedOutcome, error) {
+	if s.Config.Join == JoinDecompose {
+		return nil, ErrDecomposeEmbed
+	}
 	start := time.Now()
 	outcome, err := soundness.Embed(ctx, s.Loaded.Program, s.Loaded.Structures, s.Config.embedOptions(o))
 	if err != nil {
@@ -166,3 +170,8 @@ func DistinctNotes(rep *soundness.Report) []Message {
 	}
 	return out
 }
+
+// ErrDecomposeEmbed says why a decomposing run is not checked: it stores
+// components, not heaps, and the embedding check maps concrete heaps
+// into stored structures.
+var ErrDecomposeEmbed = errors.New("--join decomp (graph decomposition) cannot be checked by embed: its locations hold components, not heaps, and the check embeds concrete heaps into stored structures")

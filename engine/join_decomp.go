@@ -371,7 +371,7 @@ func (d *decomposing) apply(w *worker, t task) outcome {
 		return slices.Equal(plan.msgNames[m.Compose], t.names)
 	}
 	defer func() { w.keepMsg = nil }()
-	for _, c := range abstraction.Compose(parts, names, d.outside) {
+	for _, c := range abstraction.Compose(parts, names, d.outside, d.options(w.e)) {
 		r := w.coerce.Coerce(c, nil)
 		o.stats.Breaches += r.Breaches
 		if !r.Consistent {

@@ -2,9 +2,12 @@ package engine
 
 import (
 	"context"
+	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
+	"github.com/tvla-go/tvla/abstraction"
 	"github.com/tvla-go/tvla/internal/testload"
 	"github.com/tvla-go/tvla/logic"
 	"github.com/tvla-go/tvla/tvl"
@@ -125,4 +128,102 @@ func TestDecomposingAsTheReference(t *testing.T) {
 			}
 		})
 	}
+}
+
+// Decomposing a concrete heap and composing its components again gives a
+// structure the heap embeds into (after Coerce, as the engine coerces a
+// composition): the composition loses no heap, with and without the
+// outside individuals' binary values (keepBinary). Random two-list heaps of
+// up to five nodes, with six names: the four of the two-list program
+// (two of them, r[n,z], not closed under n, so that components share
+// nodes and edges cross them) and the node each variable points to
+// (whose edges all leave it).
+func TestComposeKeepsTheHeap(t *testing.T) {
+	for _, keep := range []bool{false, true} {
+		t.Run(fmt.Sprintf("keepBinary=%v", keep), func(t *testing.T) { composeKeepsTheHeap(t, keep) })
+	}
+}
+
+func composeKeepsTheHeap(t *testing.T, keepBinary bool) {
+	const six = "foreach (z in PVar) {\n  %dname wcc[z](v) z\n  %dname r[n,z](v) \"r\" + z\n  %dname z(v) \"p\" + z\n}"
+	p := testload.Text(t, strings.NewReplacer("NAMES", six, "CLAUSES", "").Replace(twoLists))
+	e, err := New(p, Options{Join: JoinDecompose, Workers: 1, Differencing: true, DecomposeKeepBinary: keepBinary})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := e.mode.(*decomposing)
+	truth, err := e.definitions()
+	if err != nil {
+		t.Fatal(err)
+	}
+	voc := e.voc.Tvl()
+	x, y, n := voc.Lookup("x"), voc.Lookup("y"), voc.Lookup("n")
+	rng := rand.New(rand.NewPCG(7, 22))
+	checked := 0
+	for range 300 {
+		size := rng.IntN(6)
+		h := tvl.NewSized(voc, size)
+		for u := range size {
+			if next := u + 1 + rng.IntN(size-u+1); next < size {
+				h.Set(n, logic.True, u, next)
+			}
+		}
+		for _, z := range []*tvl.Pred{x, y} {
+			if size > 0 && rng.IntN(4) > 0 {
+				h.Set(z, logic.True, rng.IntN(size))
+			}
+		}
+		truth.apply(h)
+		if !e.coerce.Coerce(h.Clone(), nil).Consistent {
+			continue
+		}
+		checked++
+		// Every subset of two or more names, as a %compose disjunct
+		// may ask, and each name alone.
+		for mask := 1; mask < 1<<len(d.comps); mask++ {
+			var names []abstraction.Component
+			var parts []*tvl.Structure
+			all := d.decompose(e, h, d.comps)
+			for i := range d.comps {
+				if mask&(1<<i) != 0 {
+					names = append(names, d.comps[i])
+					parts = append(parts, all[i])
+				}
+			}
+			if !embedsInComposition(e, h, parts, names, d) {
+				t.Fatalf("heap %d nodes, names %b: no composition holds it:\n%s", size, mask, h)
+			}
+		}
+	}
+	if checked < 100 {
+		t.Fatalf("only %d consistent heaps", checked)
+	}
+}
+
+// embedsInComposition reports whether h, its markers set for names and
+// outside set on its nodes outside them, embeds into one of the
+// coerced compositions of parts.
+func embedsInComposition(e *Engine, h *tvl.Structure, parts []*tvl.Structure, names []abstraction.Component, d *decomposing) bool {
+	c := h.Clone()
+	for _, nm := range names {
+		c.Set(nm.Marker, logic.True)
+	}
+	for u := range c.Size() {
+		out := true
+		for _, nm := range names {
+			out = out && nm.In.Eval(h, u) != logic.True
+		}
+		if out {
+			c.Set(d.outside, logic.True, u)
+		}
+	}
+	for _, s := range abstraction.Compose(parts, names, d.outside, d.options(e)) {
+		if !e.coerce.Coerce(s, nil).Consistent {
+			continue
+		}
+		if _, ok := tvl.Embedding(c, s, 1<<20); ok == tvl.Embeds {
+			return true
+		}
+	}
+	return false
 }

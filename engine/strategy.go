@@ -11,7 +11,7 @@ import (
 // A strategy is a join mode: how the structures that reach a location
 // are kept, how an action is applied to a stored structure, and how a run
 // explores the program. Each mode lives in a file of its own
-// (join_part.go, join_rel.go, join_ind.go, join_conc.go); adding one is
+// (join_part.go, join_rel.go, join_ind.go, join_decomp.go, join_conc.go); adding one is
 // writing that file and adding a line to strategies below.
 type strategy interface {
 	// prepare adapts the engine to the mode before the constraints and
@@ -39,8 +39,8 @@ var strategies = []struct {
 	{JoinRelational, func() strategy { return relational{} }},
 	{JoinPartial, func() strategy { return partial{} }},
 	{JoinIndependent, func() strategy { return &independent{} }},
-	{JoinConcrete, func() strategy { return concrete{} }},
 	{JoinDecompose, func() strategy { return &decomposing{} }},
+	{JoinConcrete, func() strategy { return concrete{} }},
 }
 
 // DefaultJoin is the join of a run whose options name none: TVLA's.

@@ -163,7 +163,7 @@ func TestRunConcrete(t *testing.T) {
 // The new flags and the embed command are documented, with examples.
 func TestRobustnessFlagsAreDocumented(t *testing.T) {
 	_, out, _ := runCLI("run", "--help")
-	for _, want := range []string{"--timeout", "--max-memory", "--max-depth", "--copies", "--threads", "rel, part, ind, decomp, or conc",
+	for _, want := range []string{"--timeout", "--max-memory", "--max-depth", "--copies", "--threads", "rel, part, ind, decomp, or conc", "--decompose",
 		"tvla run programs/sll/merge.tvp --timeout 30s --max-memory 2GiB", "A second Ctrl-C quits at once"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("run --help lacks %q", want)

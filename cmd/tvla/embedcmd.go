@@ -82,6 +82,9 @@ func runEmbed(cmd *cobra.Command, o *embedOptions, args []string) error {
 	if driver.IsConcrete(cfg.Join) {
 		return usageError("--join conc is the concrete side already: give the abstract run's join, part, rel or ind")
 	}
+	if cfg.Join == driver.JoinDecompose {
+		return usageError("%v", driver.ErrDecomposeEmbed)
+	}
 	opts := driver.EmbedOptions{MaxStructures: o.maxStructures, Explain: o.explain}
 	var e *driver.EmbedOutcome
 	var stopped *driver.StoppedError

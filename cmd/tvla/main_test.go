@@ -78,8 +78,8 @@ func TestRunRejectsBadInputWithExit2(t *testing.T) {
 	}{
 		{[]string{"run"}, "requires at least 1 arg"},
 		{[]string{"run", filepath.Join(dir, "missing.tvp")}, "missing.tvp: no such file or directory"},
-		{[]string{"run", prog, "--join", "best"}, `--join must be rel, part, ind, conc or decomp, not "best"`},
-		{[]string{"run", prog, "-join", "best"}, `--join must be rel, part, ind, conc or decomp, not "best"`},
+		{[]string{"run", prog, "--join", "best"}, `--join must be rel, part, ind, decomp or conc, not "best"`},
+		{[]string{"run", prog, "-join", "best"}, `--join must be rel, part, ind, decomp or conc, not "best"`},
 		{[]string{"run", prog, "--action", "fub"}, `--action must match [f][c]pu[c]b, not "fub"`},
 		{[]string{"run", prog, "-D", "1X"}, `bad macro definition "1X"`},
 		{[]string{"run", prog, "--bogus"}, "unknown flag: --bogus"},
