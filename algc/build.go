@@ -127,6 +127,9 @@ type builder struct {
 	end, endEmpty *loc
 	idle, yield   *loc
 	nsteps        int
+	// partners: per operation another's linearisation point names as
+	// its partner, the variables to keep live (partner.go).
+	partners map[string][]string
 }
 
 func (b *builder) newLoc(pos alg.Pos, suffix string) *loc {

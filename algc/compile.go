@@ -151,7 +151,7 @@ func (c *compiler) checkNames(prog *alg.Program) {
 
 // build makes the step graph: init's steps, then each operation's.
 func (c *compiler) build(prog *alg.Program) {
-	b := &builder{s: c.s, g: c.g, e: c.e, spec: c.spec, full: c.full, names: map[string]bool{}}
+	b := &builder{s: c.s, g: c.g, e: c.e, spec: c.spec, full: c.full, names: map[string]bool{}, partners: partnerVars(prog)}
 	c.b = b
 	b.idle = b.namedLoc("idle", prog.Pos)
 	b.idle.sched = true

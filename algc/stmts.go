@@ -210,7 +210,9 @@ func (b *builder) compileOp(op *alg.OpDecl) {
 	b.op, b.prefix, b.inInit = op, op.Name, false
 	b.end = b.namedLoc(op.Name+"_end", op.Pos)
 	b.endEmpty = b.namedLoc(op.Name+"_end_empty", op.Pos)
+	first := len(b.steps)
 	entry := b.stmts(op.Body.Stmts, b.end)
+	b.partnerReads(first)
 	begin := b.newStep(b.idle, entry, op.Pos, "begin "+op.Name)
 	begin.clearAll = true
 	begin.flags = map[string]bool{"doneLP": false}
