@@ -130,6 +130,9 @@ type builder struct {
 	// partners: per operation another's linearisation point names as
 	// its partner, the variables to keep live (partner.go).
 	partners map[string][]string
+	// partnerLPs are the partner steps, whose focus on the partner's
+	// location is added once every operation is built (partner.go).
+	partnerLPs []partnerLP
 }
 
 func (b *builder) newLoc(pos alg.Pos, suffix string) *loc {

@@ -181,6 +181,7 @@ func (c *compiler) build(prog *alg.Program) {
 		b.compileOp(op)
 	}
 	c.prune()
+	c.partnerFocus()
 	c.checkLocks()
 	c.schedule()
 }

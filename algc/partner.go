@@ -2,6 +2,7 @@ package algc
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/tvla-go/tvla/alg"
 )
@@ -72,13 +73,15 @@ func (sp *specLib) partnerSteps(b *builder, m *alg.LPMark, at, next *loc, pos al
 	tp = b.g.fresh()
 	differs := fmt.Sprintf("(E(%s) %s & !(E(%s) %s(%s, %s) & %s))", tp, partner(tp), dd, param, tp, dd, sched(b.g.val(m.Value, "ts", dd)))
 	tp = b.g.fresh()
-	focus := []string{partner("v"), fmt.Sprintf("(E(%s) %s & %s(%s, v))", tp, partner(tp), param, tp)}
+	// e's node first: the partner's variable points to it.
+	focus := []string{b.g.focusOn(pt.Expr), partner("v"), fmt.Sprintf("(E(%s) %s & %s(%s, v))", tp, partner(tp), param, tp)}
 	if v, ok := m.Value.(*alg.Name); ok && sp.s.isThread(v.Name) {
 		focus = append(focus, sched(v.Name+"(ts, v)"))
 	}
 	title := fmt.Sprintf("linearisation point: the specification's %s(%s) of the thread whose %s is %s, then %s() returns %s",
 		pt.Op, param, pt.Var.Name, source(pt.Expr), op.Name, source(m.Value))
 	st := b.newStep(at, next, pos, title)
+	b.partnerLPs = append(b.partnerLPs, partnerLP{st, partner})
 	st.pre = fmt.Sprintf("!%s & %s & !%s & !%s", done, some, twice, differs)
 	st.focus = focus
 	st.updates = []update{{"doneLP(v)", "doneLP(v) | tr_scheduled(v) | " + partner("v")}}
@@ -87,6 +90,7 @@ func (sp *specLib) partnerSteps(b *builder, m *alg.LPMark, at, next *loc, pos al
 	fails := b.newStep(at, nil, pos, fmt.Sprintf("linearisation point of %s after %s fails", op.Name, pt.Op))
 	fails.pre = fmt.Sprintf("%s | !%s | %s | %s", done, some, twice, differs)
 	fails.focus = focus
+	b.partnerLPs = append(b.partnerLPs, partnerLP{fails, partner})
 	b.g.threadVarsRead(m.Value, fails.reads)
 	b.g.threadVarsRead(pt.Expr, fails.reads)
 	where := sp.where(b, pos)
@@ -96,4 +100,75 @@ func (sp *specLib) partnerSteps(b *builder, m *alg.LPMark, at, next *loc, pos al
 		{twice, fmt.Sprintf("linearisability: %s linearises twice (its partner %s %s)", pt.Op, op.Name, where)},
 		{differs, fmt.Sprintf("linearisability: %s returns a value other than its partner %s's %s", op.Name, pt.Op, where)},
 	}
+}
+
+// partnerInstruments: a partner's variable x has shared[x] (two threads'
+// x point to the node), and the rule that where it is false the threads
+// whose x points to a node are one: a summary thread whose x points to
+// the node the step names becomes a single partner (without it, Focus
+// leaves the partner a summary individual of threads, and its
+// parameter 1/2).
+func (c *compiler) partnerInstruments(in *instruments) {
+	seen := map[string]bool{}
+	for _, vars := range partnerVars(c.s.prog) {
+		x := vars[0]
+		if seen[x] {
+			continue
+		}
+		seen[x] = true
+		name := "shared[" + x + "]"
+		in.add(&instrument{name: name, decl: fmt.Sprintf("%%i %s(v) = E(u_1, u_2) %s(u_1, v) & %s(u_2, v) & u_1 != u_2", name, x, x)})
+		i := in.byName[name]
+		i.rules = append(i.rules, fmt.Sprintf("%%r !%s(v) & %s(v_1, v) & %s(v_2, v) ==> v_1 == v_2", name, x, x))
+	}
+}
+
+// partnerLP is a partner step and the formula of its partner thread.
+type partnerLP struct {
+	st      *step
+	partner func(t string) string
+}
+
+// partnerFocus makes a partner step focus on the partner's location:
+// with collapsed threads the partner is materialised from the summary
+// thread with every location 1/2, and only its location's facts (the
+// generated soft invariants: at push41 every thread has lv and
+// opval[n]; at pop69 none has n) give its parameter back or rule the
+// case out. Every thread location is focused on, not only the partner
+// operation's: the summary also holds threads of other operations.
+func (c *compiler) partnerFocus() {
+	b := c.b
+	for _, p := range b.partnerLPs {
+		var at []string
+		for _, l := range b.locs {
+			if l.thread {
+				at = append(at, fmt.Sprintf("%s & at[%s](v)", p.partner("v"), l.name))
+			}
+		}
+		// After e's node and the partner, before the values.
+		p.st.focus = append(p.st.focus[:2:2], append(at, p.st.focus[2:]...)...)
+	}
+}
+
+// somewhereRule: under collapsed threads, with partner steps, every
+// thread is at one of the thread locations. The partner step focuses on
+// the partner's location (partnerFocus); the case where it is at none,
+// which no concrete state has, is then dropped by Coerce.
+func (c *compiler) somewhereRule() {
+	if len(c.b.partnerLPs) == 0 {
+		return
+	}
+	var lhs []string
+	last := ""
+	for _, l := range c.b.locs {
+		if !l.thread {
+			continue
+		}
+		if last != "" {
+			lhs = append(lhs, "!at["+last+"](v)")
+		}
+		last = l.name
+	}
+	c.w.text("// Every thread is at a location (a partner linearisation point focuses on its partner's).")
+	c.w.text("%%r isthread(v) & %s ==> at[%s](v)", strings.Join(lhs, " & "), last)
 }
