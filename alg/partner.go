@@ -58,6 +58,12 @@ func (c *checker) partner(m *LPMark) {
 		c.e.add(pt.Pos, "after %s: the partner's operation must insert a value (a data parameter, no result)", pt.Op)
 		return
 	}
+	for _, g := range c.prog.Locals {
+		if g.Name == pt.Var.Name {
+			c.e.add(pt.Var.Pos, "%s is a variable of every operation: the partner's variable must belong to %s only", pt.Var.Name, pt.Op)
+			return
+		}
+	}
 	v := opVars(other)[pt.Var.Name]
 	if v == nil {
 		c.e.add(pt.Var.Pos, "%s is not a thread-local variable of %s", pt.Var.Name, pt.Op)
@@ -72,12 +78,6 @@ func (c *checker) partner(m *LPMark) {
 	for _, o := range c.prog.Ops {
 		if o != other && opVars(o)[pt.Var.Name] != nil {
 			c.e.add(pt.Var.Pos, "%s is a variable of %s too: the partner's variable must belong to %s only", pt.Var.Name, o.Name, pt.Op)
-			return
-		}
-	}
-	for _, g := range c.prog.Locals {
-		if g.Name == pt.Var.Name {
-			c.e.add(pt.Var.Pos, "%s is a variable of every operation: the partner's variable must belong to %s only", pt.Var.Name, pt.Op)
 			return
 		}
 	}

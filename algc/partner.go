@@ -57,8 +57,41 @@ func (b *builder) partnerReads(first int) {
 	}
 }
 
-// partnerSteps are the steps of "@lp(value) after OP(x == e)".
+// partnerSteps are the steps of "@lp(value) after OP(x == e)" on a
+// statement other than a cas: a step after it, in its atomic group.
 func (sp *specLib) partnerSteps(b *builder, m *alg.LPMark, at, next *loc, pos alg.Pos) {
+	pt := m.Partner
+	title := fmt.Sprintf("linearisation point: the specification's %s(%s) of the thread whose %s is %s, then %s() returns %s",
+		pt.Op, opNamed(sp.s.prog, pt.Op).Params[0].Name, pt.Var.Name, source(pt.Expr), b.op.Name, source(m.Value))
+	st := b.newStep(at, next, pos, title)
+	fails := b.newStep(at, nil, pos, fmt.Sprintf("linearisation point of %s after %s fails", b.op.Name, pt.Op))
+	sp.partnerInto(b, m, st, fails, pos)
+}
+
+// partnerCAS puts the partner linearisation point m of a cas into its
+// success step ok, one action: a step after the cas would see the
+// shared pointer already moved, and between the two the partner's
+// variable would no longer be where the cas found it (the soft
+// invariants that tie the partner's doneLP to it would fail there).
+// fails is the step from the cas's location where it would succeed but
+// the specification's guard fails.
+func (sp *specLib) partnerCAS(b *builder, m *alg.LPMark, ok *step, l *loc, pos alg.Pos) {
+	pt := m.Partner
+	ok.title += fmt.Sprintf("; linearisation point: the specification's %s of the thread whose %s is %s, then %s() returns %s",
+		pt.Op, pt.Var.Name, source(pt.Expr), b.op.Name, source(m.Value))
+	fails := b.newStep(l, nil, pos, fmt.Sprintf("linearisation point of %s after %s fails", b.op.Name, pt.Op))
+	fails.pre = ok.pre
+	fails.focus = append(fails.focus, ok.focus...)
+	for x := range ok.reads {
+		fails.reads[x] = true
+	}
+	sp.partnerInto(b, m, ok, fails, pos)
+}
+
+// partnerInto adds to st the guard and update of the partner
+// linearisation point m, and to fails, a step from the same location
+// with the same precondition, its failure and messages.
+func (sp *specLib) partnerInto(b *builder, m *alg.LPMark, st, fails *step, pos alg.Pos) {
 	op, pt := b.op, m.Partner
 	param := opNamed(sp.s.prog, pt.Op).Params[0].Name
 	// partner(t): t is another thread whose x points to e's node.
@@ -78,26 +111,36 @@ func (sp *specLib) partnerSteps(b *builder, m *alg.LPMark, at, next *loc, pos al
 	if v, ok := m.Value.(*alg.Name); ok && sp.s.isThread(v.Name) {
 		focus = append(focus, sched(v.Name+"(ts, v)"))
 	}
-	title := fmt.Sprintf("linearisation point: the specification's %s(%s) of the thread whose %s is %s, then %s() returns %s",
-		pt.Op, param, pt.Var.Name, source(pt.Expr), op.Name, source(m.Value))
-	st := b.newStep(at, next, pos, title)
-	b.partnerLPs = append(b.partnerLPs, partnerLP{st, partner})
-	st.pre = fmt.Sprintf("!%s & %s & !%s & !%s", done, some, twice, differs)
-	st.focus = focus
-	st.updates = []update{{"doneLP(v)", "doneLP(v) | tr_scheduled(v) | " + partner("v")}}
-	b.g.threadVarsRead(m.Value, st.reads)
-	b.g.threadVarsRead(pt.Expr, st.reads)
-	fails := b.newStep(at, nil, pos, fmt.Sprintf("linearisation point of %s after %s fails", op.Name, pt.Op))
-	fails.pre = fmt.Sprintf("%s | !%s | %s | %s", done, some, twice, differs)
-	fails.focus = focus
-	b.partnerLPs = append(b.partnerLPs, partnerLP{fails, partner})
-	b.g.threadVarsRead(m.Value, fails.reads)
-	b.g.threadVarsRead(pt.Expr, fails.reads)
+	and := func(pre, f string) string {
+		if pre == "" {
+			return f
+		}
+		return "(" + pre + ") & (" + f + ")"
+	}
+	for _, x := range []*step{st, fails} {
+		have := map[string]bool{}
+		for _, f := range x.focus {
+			have[f] = true
+		}
+		for i, f := range focus {
+			if i == 2 {
+				b.partnerLPs = append(b.partnerLPs, partnerLP{x, partner, len(x.focus)})
+			}
+			if !have[f] {
+				x.focus = append(x.focus, f)
+			}
+		}
+		b.g.threadVarsRead(m.Value, x.reads)
+		b.g.threadVarsRead(pt.Expr, x.reads)
+	}
+	st.pre = and(st.pre, fmt.Sprintf("!%s & %s & !%s & !%s", done, some, twice, differs))
+	st.updates = append(st.updates, update{"doneLP(v)", "doneLP(v) | tr_scheduled(v) | " + partner("v")})
+	fails.pre = and(fails.pre, fmt.Sprintf("%s | !%s | %s | %s", done, some, twice, differs))
 	where := sp.where(b, pos)
 	fails.msgs = []message{
 		{done, fmt.Sprintf("linearisability: %s linearises twice %s", op.Name, where)},
 		{"!" + some, fmt.Sprintf("linearisability: %s linearises after a %s, but no thread's %s has %s == %s %s", op.Name, pt.Op, pt.Op, pt.Var.Name, source(pt.Expr), where)},
-		{twice, fmt.Sprintf("linearisability: %s linearises twice (its partner %s %s)", pt.Op, op.Name, where)},
+		{twice, fmt.Sprintf("linearisability: %s linearises twice (eliminated again by %s, line %d)", pt.Op, op.Name, pos.Line)},
 		{differs, fmt.Sprintf("linearisability: %s returns a value other than its partner %s's %s", op.Name, pt.Op, where)},
 	}
 }
@@ -127,6 +170,9 @@ func (c *compiler) partnerInstruments(in *instruments) {
 type partnerLP struct {
 	st      *step
 	partner func(t string) string
+	// at is where in st's focus the partner's location goes (after e's
+	// node and the partner, before the values).
+	at int
 }
 
 // partnerFocus makes a partner step focus on the partner's location:
@@ -145,8 +191,7 @@ func (c *compiler) partnerFocus() {
 				at = append(at, fmt.Sprintf("%s & at[%s](v)", p.partner("v"), l.name))
 			}
 		}
-		// After e's node and the partner, before the values.
-		p.st.focus = append(p.st.focus[:2:2], append(at, p.st.focus[2:]...)...)
+		p.st.focus = append(p.st.focus[:p.at:p.at], append(at, p.st.focus[p.at:]...)...)
 	}
 }
 

@@ -134,7 +134,7 @@ func (b *builder) store(s *step, lhs, rhs alg.Expr) {
 func (b *builder) casSteps(l *loc, c *alg.CAS, lp *alg.LPMark, result alg.Expr, succTo, failTo *loc, pos alg.Pos) {
 	eq := sched("(" + b.g.eq(c.Loc, c.Old, "ts") + b.casTag(c) + ")")
 	after := succTo
-	if lp != nil {
+	if lp != nil && lp.Partner == nil {
 		after = b.lpGroup(lp, succTo, pos)
 	}
 	text := source(c)
@@ -154,6 +154,9 @@ func (b *builder) casSteps(l *loc, c *alg.CAS, lp *alg.LPMark, result alg.Expr, 
 			lit := &alg.Lit{Value: []string{"true", "false"}[i]}
 			b.store(s, result, lit)
 		}
+	}
+	if lp != nil && lp.Partner != nil {
+		b.spec.partnerCAS(b, lp, ok, l, pos)
 	}
 	b.nullChecks(l, pos, c)
 }
