@@ -16,6 +16,7 @@ var good = []string{
 	"../programs/queue/msqueue.alg",
 	"../programs/queue/dglm.alg",
 	"testdata/good/lockstack.alg",
+	"../programs/stack/elimination.alg",
 }
 
 func TestGoodPrograms(t *testing.T) {

@@ -198,7 +198,22 @@ type LPMark struct {
 	Pos   Pos
 	Value Expr // the operation's result at this point; nil if none
 	Empty bool
-	Cond  Expr // nil: unconditional
+	// Partner, if not nil: the step also linearises, just before this
+	// operation, another thread's operation ("@lp(v) after push(n == o)",
+	// an elimination).
+	Partner *Partner
+	Cond    Expr // nil: unconditional
+}
+
+// Partner is "after OP(VAR == EXPR)" on a linearisation point: the
+// partner is the other thread inside operation Op whose thread-local
+// pointer Var points to the node EXPR (evaluated by this thread) points
+// to; the step linearises the partner's operation and then this one.
+type Partner struct {
+	Pos  Pos
+	Op   string
+	Var  *Name
+	Expr Expr
 }
 
 func (s *Block) stmtPos() Pos      { return s.Pos }

@@ -392,6 +392,7 @@ func (c *checker) lp(m *LPMark, x Expr) {
 			c.e.add(m.Value.exprPos(), "operation %s returns %s, not %s", op.Name, op.Result.Name, kindOf(k))
 		}
 	}
+	c.partner(m)
 	if m.Cond != nil {
 		c.cond(m.Cond, false)
 	}

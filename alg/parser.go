@@ -480,10 +480,27 @@ func (p *parser) lpMark() *LPMark {
 		}
 		p.expect(")")
 	}
+	if t := p.tok(); t.kind == tIdent && t.text == "after" {
+		m.Partner = p.partner()
+	}
 	if p.accept("if") {
 		m.Cond = p.expr()
 	}
 	return m
+}
+
+// partner reads "after OP ( VAR == EXPR )".
+func (p *parser) partner() *Partner {
+	at := p.next()
+	pt := &Partner{Pos: at.pos}
+	pt.Op = p.ident("the partner's operation").text
+	p.expect("(")
+	v := p.ident("the partner's variable")
+	pt.Var = &Name{Pos: v.pos, Name: v.text}
+	p.expect("==")
+	pt.Expr = p.expr()
+	p.expect(")")
+	return pt
 }
 
 // Expressions: || below && below == != below ! below primaries.

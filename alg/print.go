@@ -186,6 +186,9 @@ func lpString(m *LPMark) string {
 	case m.Value != nil:
 		s += "(" + ExprString(m.Value) + ")"
 	}
+	if pt := m.Partner; pt != nil {
+		s += " after " + pt.Op + "(" + pt.Var.Name + " == " + ExprString(pt.Expr) + ")"
+	}
 	if m.Cond != nil {
 		s += " if " + ExprString(m.Cond)
 	}

@@ -129,6 +129,12 @@ type builder struct {
 	end, endEmpty *loc
 	idle, yield   *loc
 	nsteps        int
+	// partners: per operation another's linearisation point names as
+	// its partner, the variables to keep live (partner.go).
+	partners map[string][]string
+	// partnerLPs are the partner steps, whose focus on the partner's
+	// location is added once every operation is built (partner.go).
+	partnerLPs []partnerLP
 }
 
 func (b *builder) newLoc(pos alg.Pos, suffix string) *loc {

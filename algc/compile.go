@@ -152,7 +152,7 @@ func (c *compiler) checkNames(prog *alg.Program) {
 
 // build makes the step graph: init's steps, then each operation's.
 func (c *compiler) build(prog *alg.Program) {
-	b := &builder{s: c.s, g: c.g, e: c.e, spec: c.spec, full: c.full, names: map[string]bool{}}
+	b := &builder{s: c.s, g: c.g, e: c.e, spec: c.spec, full: c.full, names: map[string]bool{}, partners: partnerVars(prog)}
 	c.b = b
 	b.idle = b.namedLoc("idle", prog.Pos)
 	b.idle.sched = true
@@ -182,6 +182,7 @@ func (c *compiler) build(prog *alg.Program) {
 		b.compileOp(op)
 	}
 	c.prune()
+	c.partnerFocus()
 	c.checkLocks()
 	c.schedule()
 }

@@ -202,6 +202,7 @@ func (c *compiler) emitInstruments() {
 		if collapsed {
 			w.text("// Location exclusivity: at[L] is not an abstraction predicate any more.")
 			w.text("foreach (L1 in Locs) {\n  foreach (L2 in Locs - {L1}) {\n    %%r at[L1](v) ==> !at[L2](v)\n  }\n}")
+			c.somewhereRule()
 			w.text("#endif")
 		}
 	}

@@ -76,6 +76,7 @@ func (c *compiler) generateInstruments() {
 	}
 	c.requested(in)
 	c.collapsedInstruments(in)
+	c.partnerInstruments(in)
 }
 
 func sortedFields(s *symbols) []string {

@@ -72,6 +72,8 @@ func (sp *specLib) lpSteps(b *builder, m *alg.LPMark, at, next *loc, pos alg.Pos
 		sp.insertSteps(b, at, next, pos)
 	case m.Empty:
 		sp.emptySteps(b, at, next, pos)
+	case m.Partner != nil:
+		sp.partnerSteps(b, m, at, next, pos)
 	default:
 		sp.removeSteps(b, m.Value, at, next, pos)
 	}

@@ -135,7 +135,7 @@ func (b *builder) store(s *step, lhs, rhs alg.Expr) {
 func (b *builder) casSteps(l *loc, c *alg.CAS, lp *alg.LPMark, result alg.Expr, succTo, failTo *loc, pos alg.Pos) {
 	eq := sched("(" + b.g.eq(c.Loc, c.Old, "ts") + b.casTag(c) + ")")
 	after := succTo
-	if lp != nil {
+	if lp != nil && lp.Partner == nil {
 		after = b.lpGroup(lp, succTo, pos)
 	}
 	text := source(c)
@@ -155,6 +155,9 @@ func (b *builder) casSteps(l *loc, c *alg.CAS, lp *alg.LPMark, result alg.Expr, 
 			lit := &alg.Lit{Value: []string{"true", "false"}[i]}
 			b.store(s, result, lit)
 		}
+	}
+	if lp != nil && lp.Partner != nil {
+		b.spec.partnerCAS(b, lp, ok, l, pos)
 	}
 	b.nullChecks(l, pos, c)
 }
@@ -211,7 +214,9 @@ func (b *builder) compileOp(op *alg.OpDecl) {
 	b.op, b.prefix, b.inInit = op, op.Name, false
 	b.end = b.namedLoc(op.Name+"_end", op.Pos)
 	b.endEmpty = b.namedLoc(op.Name+"_end_empty", op.Pos)
+	first := len(b.steps)
 	entry := b.stmts(op.Body.Stmts, b.end)
+	b.partnerReads(first)
 	begin := b.newStep(b.idle, entry, op.Pos, "begin "+op.Name)
 	begin.clearAll = true
 	begin.flags = map[string]bool{"doneLP": false}
