@@ -108,6 +108,18 @@ func (c *compiler) family(n *alg.PredName) (*instrument, string) {
 				fmt.Sprintf("%%r %s(v_1) & %s(v_1, v_2) ==> %s(v_2, v_1)", name, f, g),
 				fmt.Sprintf("%%r %s(v_1) & !%s(v_2, v_1) ==> !%s(v_1, v_2)", name, g, f),
 			}}, ""
+	case "self":
+		// self[f](v): v's f field points to v itself (a node marked
+		// dead, a sentinel); as an abstraction predicate it keeps such
+		// nodes out of the summaries of nodes whose f never loops, so a
+		// test x.f == x is exact on those.
+		if len(args) != 1 {
+			return nil, "self takes one pointer field: self[f]"
+		}
+		if k, ok := c.s.fields[args[0]]; !ok || !isNode(k) {
+			return nil, fmt.Sprintf("%s: %s is not a pointer field", name, args[0])
+		}
+		return &instrument{name: name, decl: fmt.Sprintf("%%i %s(v) = %s(v, v)", name, args[0])}, ""
 	case "opval":
 		if len(args) == 0 || len(args) > 2 {
 			return nil, "opval takes a node variable and, optionally, a data variable: opval[n] or opval[n,lv]"
@@ -143,5 +155,5 @@ func (c *compiler) family(n *alg.PredName) (*instrument, string) {
 				fmt.Sprintf("%%r %s(v) ==> has[%s](v)", name, d),
 			}}, ""
 	}
-	return nil, fmt.Sprintf("unknown instrumentation family %s (the generator knows succ[x,y], opval[x], same[x,y], ordered[x,y] and inv[f,g]; others can be written in a tvp block)", n.Name)
+	return nil, fmt.Sprintf("unknown instrumentation family %s (the generator knows succ[x,y], opval[x], same[x,y], ordered[x,y], inv[f,g] and self[f]; others can be written in a tvp block)", n.Name)
 }
