@@ -90,3 +90,16 @@ func TestInvFamilyErrors(t *testing.T) {
 		}
 	}
 }
+
+// self[f]: the node's f points to itself (Snark's dead nodes and Dummy).
+func TestSelfFamily(t *testing.T) {
+	out := compileFile(t, "../programs/deque/snark.alg")
+	for _, want := range []string{"%i self[left](v) = left(v, v)", "%i self[right](v) = right(v, v)", "%p sawEmpty(v) THREAD_PRED"} {
+		if !strings.Contains(out.TVP, want) {
+			t.Errorf("model lacks %q", want)
+		}
+	}
+	if !strings.Contains(out.TVS, "self[left] = {gn:1/2}") {
+		t.Errorf("the collapsed garbage lacks self[left]:\n%s", out.TVS)
+	}
+}

@@ -554,9 +554,12 @@ func (c *compiler) garbageNodes(on bool) string {
 		}
 	}
 	for _, in := range c.gen.list {
-		if strings.HasPrefix(in.name, "inv[") {
+		switch {
+		case strings.HasPrefix(in.name, "inv["):
 			// g0 has no pointer; gn's may or may not come back.
 			fmt.Fprintf(&b, "  %s = {gn:1/2, g0}\n", in.name)
+		case strings.HasPrefix(in.name, "self["):
+			fmt.Fprintf(&b, "  %s = {gn:1/2}\n", in.name)
 		}
 	}
 	b.WriteString("#endif\n")

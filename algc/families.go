@@ -89,25 +89,8 @@ func (c *compiler) family(n *alg.PredName) (*instrument, string) {
 				fmt.Sprintf("%%r %s(v) ==> has[%s](v)", name, x),
 				fmt.Sprintf("%%r %s(v) ==> has[%s](v)", name, y),
 			}}, ""
-	case "inv":
-		// inv[f,g](v): every f edge out of v is a g edge back, the
-		// invariant of a doubly linked list (Sagiv, Reps and Wilhelm's
-		// c_fb and c_bf); with it, reading a back pointer tells which
-		// node links to this one.
-		if len(args) != 2 || args[0] == args[1] {
-			return nil, "inv takes two different pointer fields: inv[f,g] (f edges are g edges back)"
-		}
-		for _, f := range args {
-			if k, ok := c.s.fields[f]; !ok || !isNode(k) {
-				return nil, fmt.Sprintf("%s: %s is not a pointer field", name, f)
-			}
-		}
-		f, g := args[0], args[1]
-		return &instrument{name: name, decl: fmt.Sprintf("%%i %s(v) = is_node(v) & (A(w) %s(v, w) -> %s(w, v))", name, f, g),
-			rules: []string{
-				fmt.Sprintf("%%r %s(v_1) & %s(v_1, v_2) ==> %s(v_2, v_1)", name, f, g),
-				fmt.Sprintf("%%r %s(v_1) & !%s(v_2, v_1) ==> !%s(v_1, v_2)", name, g, f),
-			}}, ""
+	case "inv", "self":
+		return c.fieldFamily(n.Name, name, args)
 	case "opval":
 		if len(args) == 0 || len(args) > 2 {
 			return nil, "opval takes a node variable and, optionally, a data variable: opval[n] or opval[n,lv]"
@@ -143,5 +126,46 @@ func (c *compiler) family(n *alg.PredName) (*instrument, string) {
 				fmt.Sprintf("%%r %s(v) ==> has[%s](v)", name, d),
 			}}, ""
 	}
-	return nil, fmt.Sprintf("unknown instrumentation family %s (the generator knows succ[x,y], opval[x], same[x,y], ordered[x,y] and inv[f,g]; others can be written in a tvp block)", n.Name)
+	return nil, fmt.Sprintf("unknown instrumentation family %s (the generator knows succ[x,y], opval[x], same[x,y], ordered[x,y], inv[f,g] and self[f]; others can be written in a tvp block)", n.Name)
+}
+
+// fieldFamily builds the families over pointer fields: inv[f,g] and
+// self[f].
+func (c *compiler) fieldFamily(family, name string, args []string) (*instrument, string) {
+	pointer := func(f string) string {
+		if k, ok := c.s.fields[f]; !ok || !isNode(k) {
+			return fmt.Sprintf("%s: %s is not a pointer field", name, f)
+		}
+		return ""
+	}
+	if family == "self" {
+		// self[f](v): v's f field points to v itself (a node marked
+		// dead, a sentinel); as an abstraction predicate it keeps such
+		// nodes out of the summaries of nodes whose f never loops, so a
+		// test x.f == x is exact on those.
+		if len(args) != 1 {
+			return nil, "self takes one pointer field: self[f]"
+		}
+		if e := pointer(args[0]); e != "" {
+			return nil, e
+		}
+		return &instrument{name: name, decl: fmt.Sprintf("%%i %s(v) = %s(v, v)", name, args[0])}, ""
+	}
+	// inv[f,g](v): every f edge out of v is a g edge back, the invariant
+	// of a doubly linked list (Sagiv, Reps and Wilhelm's c_fb and c_bf);
+	// with it, reading a back pointer tells which node links to this one.
+	if len(args) != 2 || args[0] == args[1] {
+		return nil, "inv takes two different pointer fields: inv[f,g] (f edges are g edges back)"
+	}
+	for _, f := range args {
+		if e := pointer(f); e != "" {
+			return nil, e
+		}
+	}
+	f, g := args[0], args[1]
+	return &instrument{name: name, decl: fmt.Sprintf("%%i %s(v) = is_node(v) & (A(w) %s(v, w) -> %s(w, v))", name, f, g),
+		rules: []string{
+			fmt.Sprintf("%%r %s(v_1) & %s(v_1, v_2) ==> %s(v_2, v_1)", name, f, g),
+			fmt.Sprintf("%%r %s(v_1) & !%s(v_2, v_1) ==> !%s(v_1, v_2)", name, g, f),
+		}}, ""
 }

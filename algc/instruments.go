@@ -14,7 +14,8 @@ import (
 // predicates, waiting[x] and shared[x] for the node an operation
 // allocates, and under collapsed threads tonull[x] and noval[x]. On
 // request (instrument add): succ[x,y], opval[x], same[x,y],
-// ordered[x,y], inv[f,g] (every f edge is a g edge back).
+// ordered[x,y], inv[f,g] (every f edge is a g edge back), self[f] (f
+// points to the node itself).
 
 type instrument struct {
 	name string
