@@ -257,7 +257,7 @@ func TestPastAndOrdered(t *testing.T) {
 		"past[Head,sshead]":   "past[Head,sshead]: Head is not a thread-local node variable",
 		"past[sshead]":        "past takes a thread-local node variable and a shared pointer: past[x,X]",
 	} {
-		text := strings.Replace(string(src), "past[sshead,Head]", bad, 1)
+		text := strings.Replace(string(src), "ordered[sshead,sstail], past[sshead,Head];", "ordered[sshead,sstail], "+bad+";", 1)
 		if _, err := Compile("msqueue.alg", []byte(text)); err == nil || !strings.Contains(err.Error(), msg) {
 			t.Errorf("%s: error %v, want %q", bad, err, msg)
 		}
