@@ -95,6 +95,19 @@ func (c *compiler) family(n *alg.PredName) (*instrument, string) {
 			}}, ""
 	case "past":
 		return c.pastFamily(n, args)
+	case "on":
+		// on[x,X]: same[x,X] for collapsed threads only (a bounded
+		// model keeps its abstraction).
+		if len(args) != 2 || nodeVar(args[0]) != "" || !isNode(c.s.shared[args[1]]) {
+			return nil, "on takes a thread-local node variable and a shared pointer: on[x,X]"
+		}
+		x, X := args[0], args[1]
+		return &instrument{name: name, collapsed: true, decl: fmt.Sprintf("%%i %s(v) = E(u) %s(v, u) & %s(u) nonabs", name, x, X),
+			rules: []string{
+				fmt.Sprintf("%%r %s(v_1) & %s(v_2) ==> %s(v_1, v_2)", name, X, x),
+				fmt.Sprintf("%%r %s(v_1) & %s(v_1, v_2) ==> %s(v_2)", name, x, X),
+				fmt.Sprintf("%%r %s(v) ==> has[%s](v)", name, x),
+			}}, ""
 	case "opval":
 		if len(args) == 0 || len(args) > 2 {
 			return nil, "opval takes a node variable and, optionally, a data variable: opval[n] or opval[n,lv]"
@@ -130,7 +143,7 @@ func (c *compiler) family(n *alg.PredName) (*instrument, string) {
 				fmt.Sprintf("%%r %s(v) ==> has[%s](v)", name, d),
 			}}, ""
 	}
-	return nil, fmt.Sprintf("unknown instrumentation family %s (the generator knows succ[x,y], opval[x], same[x,y], same[x,X], ordered[x,y] and past[x,X]; others can be written in a tvp block)", n.Name)
+	return nil, fmt.Sprintf("unknown instrumentation family %s (the generator knows succ[x,y], opval[x], same[x,y], same[x,X], on[x,X], ordered[x,y] and past[x,X]; others can be written in a tvp block)", n.Name)
 }
 
 // pastFamily is past[x,X]: thread variable x holds a node that the shared
