@@ -77,37 +77,11 @@ func (c *compiler) family(n *alg.PredName) (*instrument, string) {
 		if e := need(2); e != "" {
 			return nil, e
 		}
-		heads := c.listHeads()
-		if len(heads) < 2 {
-			return nil, fmt.Sprintf("%s needs a shared pointer of the list type, whose reachability orders the nodes", name)
-		}
-		// Written so that it holds vacuously (on a thread with either
-		// variable null, and on every other individual): the summary
-		// thread of collapsed threads then has it at 1, and finite
-		// differencing keeps the 1 where the list's head moves on
-		// (past[x,X] below says why no thread's x is then in the list
-		// but behind the head).
-		x, y, r := args[0], args[1], "reach["+heads[0]+"]"
-		return &instrument{name: name, collapsed: true, vacuous: true, pair: [2]string{x, y},
-			decl: fmt.Sprintf("%%i %s(v) = !(E(u_1, u_2) %s(v, u_1) & %s(v, u_2) & %s(u_1) & !%s(u_2)) nonabs", name, x, y, r, r),
-			rules: []string{
-				fmt.Sprintf("%%r (E(v_1, v_2) %s(v_1) & %s(v_1, v_2) & %s(v_1, v) & %s(v_2)) ==> %s(v)", name, x, y, r, r),
-			}}, ""
+		return c.orderedFamily(name, args[0], args[1])
 	case "past":
 		return c.pastFamily(n, args)
 	case "on":
-		// on[x,X]: same[x,X] for collapsed threads only (a bounded
-		// model keeps its abstraction).
-		if len(args) != 2 || nodeVar(args[0]) != "" || !isNode(c.s.shared[args[1]]) {
-			return nil, "on takes a thread-local node variable and a shared pointer: on[x,X]"
-		}
-		x, X := args[0], args[1]
-		return &instrument{name: name, collapsed: true, decl: fmt.Sprintf("%%i %s(v) = E(u) %s(v, u) & %s(u) nonabs", name, x, X),
-			rules: []string{
-				fmt.Sprintf("%%r %s(v_1) & %s(v_2) ==> %s(v_1, v_2)", name, X, x),
-				fmt.Sprintf("%%r %s(v_1) & %s(v_1, v_2) ==> %s(v_2)", name, x, X),
-				fmt.Sprintf("%%r %s(v) ==> has[%s](v)", name, x),
-			}}, ""
+		return c.onFamily(args)
 	case "opval":
 		if len(args) == 0 || len(args) > 2 {
 			return nil, "opval takes a node variable and, optionally, a data variable: opval[n] or opval[n,lv]"
@@ -178,5 +152,41 @@ func (c *compiler) pastFamily(n *alg.PredName, args []string) (*instrument, stri
 		decl: fmt.Sprintf("%%i %s(v) = !(E(u) %s(v, u) & %s(u) & !%s(u)) nonabs", name, x, r, X),
 		rules: []string{
 			fmt.Sprintf("%%r %s(v_1) & %s(v_2) & !%s(v_2) ==> !%s(v_1, v_2)", name, r, X, x),
+		}}, ""
+}
+
+// onFamily is on[x,X], same[x,X] for collapsed threads only (a bounded
+// model keeps its abstraction): msqueue's on[sshead,Tail] carries "Tail
+// is not my sshead" from the branch that learns it to the CAS on Head.
+func (c *compiler) onFamily(args []string) (*instrument, string) {
+	if len(args) != 2 || !isNode(c.s.thread[args[0]]) || !isNode(c.s.shared[args[1]]) {
+		return nil, "on takes a thread-local node variable and a shared pointer: on[x,X]"
+	}
+	x, X := args[0], args[1]
+	name := "on[" + x + "," + X + "]"
+	return &instrument{name: name, collapsed: true, decl: fmt.Sprintf("%%i %s(v) = E(u) %s(v, u) & %s(u) nonabs", name, x, X),
+		rules: []string{
+			fmt.Sprintf("%%r %s(v_1) & %s(v_2) ==> %s(v_1, v_2)", name, X, x),
+			fmt.Sprintf("%%r %s(v_1) & %s(v_1, v_2) ==> %s(v_2)", name, x, X),
+			fmt.Sprintf("%%r %s(v) ==> has[%s](v)", name, x),
+		}}, ""
+}
+
+// orderedFamily is ordered[x,y]: when x's node is in the list of the first
+// shared list pointer H, so is y's. It is written so that it holds
+// vacuously (on a thread with either variable null, and on every other
+// individual): the summary of collapsed threads then has it at 1, and
+// finite differencing keeps the 1 where H moves on (past[x,H] says why no
+// thread's x is then in the list behind H).
+func (c *compiler) orderedFamily(name, x, y string) (*instrument, string) {
+	heads := c.listHeads()
+	if len(heads) < 2 {
+		return nil, fmt.Sprintf("%s needs a shared pointer of the list type, whose reachability orders the nodes", name)
+	}
+	r := "reach[" + heads[0] + "]"
+	return &instrument{name: name, collapsed: true, vacuous: true, pair: [2]string{x, y},
+		decl: fmt.Sprintf("%%i %s(v) = !(E(u_1, u_2) %s(v, u_1) & %s(v, u_2) & %s(u_1) & !%s(u_2)) nonabs", name, x, y, r, r),
+		rules: []string{
+			fmt.Sprintf("%%r (E(v_1, v_2) %s(v_1) & %s(v_1, v_2) & %s(v_1, v) & %s(v_2)) ==> %s(v)", name, x, y, r, r),
 		}}, ""
 }
