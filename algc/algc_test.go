@@ -221,3 +221,48 @@ func TestSpecSort(t *testing.T) {
 		t.Errorf("the algorithm's allocation touches is_spec:\n%s", a)
 	}
 }
+
+// past[x,X] and ordered[x,y] hold vacuously, collapsed only: the
+// declarations, the rule that keeps x out of X's list behind X, and the
+// initial structure's 1 on every individual (with and without garbage);
+// a misuse is refused with a reason.
+func TestPastAndOrdered(t *testing.T) {
+	out := compileFile(t, "../programs/queue/msqueue.alg")
+	collapsed := out.TVP[strings.Index(out.TVP, "#ifdef COLLAPSE_THREADS\n%i "):]
+	for _, want := range []string{
+		"%i ordered[sshead,sstail](v) = !(E(u_1, u_2) sshead(v, u_1) & sstail(v, u_2) & reach[Head](u_1) & !reach[Head](u_2)) nonabs",
+		"%i past[sshead,Head](v) = !(E(u) sshead(v, u) & reach[Head](u) & !Head(u)) nonabs",
+		"%r past[sshead,Head](v_1) & reach[Head](v_2) & !Head(v_2) ==> !sshead(v_1, v_2)",
+		"%i on[sshead,Tail](v) = E(u) sshead(v, u) & Tail(u) nonabs",
+		"%r on[sshead,Tail](v_1) & sshead(v_1, v_2) ==> Tail(v_2)",
+	} {
+		if !strings.Contains(collapsed, want) {
+			t.Errorf("the collapsed declarations lack %q", want)
+		}
+	}
+	if strings.Contains(out.TVP, "ordered[sshead,sstail](v) ==> has[") {
+		t.Error("ordered still implies has[...], which a vacuous definition does not")
+	}
+	for _, want := range []string{
+		"#ifdef COLLAPSE_THREADS\n#ifdef GARBAGE\n  ordered[sshead,sstail] = {t, gn, g0, d}\n  past[sshead,Head] = {t, gn, g0, d}\n  past[sstail,Tail] = {t, gn, g0, d}\n#else\n  ordered[sshead,sstail] = {t, d}\n  past[sshead,Head] = {t, d}\n  past[sstail,Tail] = {t, d}\n#endif\n#endif\n",
+	} {
+		if !strings.Contains(out.TVS, want) {
+			t.Errorf("the initial structure lacks %q:\n%s", want, out.TVS)
+		}
+	}
+	src, err := os.ReadFile("../programs/queue/msqueue.alg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for bad, msg := range map[string]string{
+		"past[sshead,Tail_S]": "past[sshead,Tail_S]: Tail_S is not a shared pointer of the list type",
+		"past[Head,sshead]":   "past[Head,sshead]: Head is not a thread-local node variable",
+		"past[sshead]":        "past takes a thread-local node variable and a shared pointer: past[x,X]",
+		"on[Tail,sshead]":     "on takes a thread-local node variable and a shared pointer: on[x,X]",
+	} {
+		text := strings.Replace(string(src), "ordered[sshead,sstail], past[sshead,Head],", "ordered[sshead,sstail], "+bad+",", 1)
+		if _, err := Compile("msqueue.alg", []byte(text)); err == nil || !strings.Contains(err.Error(), msg) {
+			t.Errorf("%s: error %v, want %q", bad, err, msg)
+		}
+	}
+}

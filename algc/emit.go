@@ -499,8 +499,28 @@ func (c *compiler) tvs() string {
   tr_scheduled = {t:1/2}
   at[idle] = {t}
   is_data = {d}
-` + c.garbageNodes(g != "") + `}
+` + c.garbageNodes(g != "") + c.vacuousTVS(g != "") + `}
 `
+}
+
+// vacuousTVS gives the predicates that hold vacuously (ordered[x,y],
+// past[x,X]) the value 1 on every individual of the initial structure,
+// as their definitions do.
+func (c *compiler) vacuousTVS(garbage bool) string {
+	var all, some strings.Builder
+	for _, i := range c.gen.list {
+		if i.vacuous {
+			fmt.Fprintf(&all, "  %s = {t, gn, g0, d}\n", i.name)
+			fmt.Fprintf(&some, "  %s = {t, d}\n", i.name)
+		}
+	}
+	switch {
+	case some.Len() == 0:
+		return ""
+	case garbage:
+		return "#ifdef COLLAPSE_THREADS\n#ifdef GARBAGE\n" + all.String() + "#else\n" + some.String() + "#endif\n#endif\n"
+	}
+	return "#ifdef COLLAPSE_THREADS\n" + some.String() + "#endif\n"
 }
 
 // garbageTVS says when the initial structure holds garbage: with

@@ -77,18 +77,11 @@ func (c *compiler) family(n *alg.PredName) (*instrument, string) {
 		if e := need(2); e != "" {
 			return nil, e
 		}
-		heads := c.listHeads()
-		if len(heads) < 2 {
-			return nil, fmt.Sprintf("%s needs a shared pointer of the list type, whose reachability orders the nodes", name)
-		}
-		x, y, r := args[0], args[1], "reach["+heads[0]+"]"
-		return &instrument{name: name, collapsed: true, pair: [2]string{x, y},
-			decl: fmt.Sprintf("%%i %s(v) = E(u_1, u_2) %s(v, u_1) & %s(v, u_2) & (%s(u_1) -> %s(u_2)) nonabs", name, x, y, r, r),
-			rules: []string{
-				fmt.Sprintf("%%r (E(v_1, v_2) %s(v_1) & %s(v_1, v_2) & %s(v_1, v) & %s(v_2)) ==> %s(v)", name, x, y, r, r),
-				fmt.Sprintf("%%r %s(v) ==> has[%s](v)", name, x),
-				fmt.Sprintf("%%r %s(v) ==> has[%s](v)", name, y),
-			}}, ""
+		return c.orderedFamily(name, args[0], args[1])
+	case "past":
+		return c.pastFamily(n, args)
+	case "on":
+		return c.onFamily(args)
 	case "inv", "self":
 		return c.fieldFamily(n.Name, name, args)
 	case "opval":
@@ -126,7 +119,78 @@ func (c *compiler) family(n *alg.PredName) (*instrument, string) {
 				fmt.Sprintf("%%r %s(v) ==> has[%s](v)", name, d),
 			}}, ""
 	}
-	return nil, fmt.Sprintf("unknown instrumentation family %s (the generator knows succ[x,y], opval[x], same[x,y], ordered[x,y], inv[f,g] and self[f]; others can be written in a tvp block)", n.Name)
+	return nil, fmt.Sprintf("unknown instrumentation family %s (the generator knows succ[x,y], opval[x], same[x,y], same[x,X], on[x,X], ordered[x,y], past[x,X], inv[f,g] and self[f]; others can be written in a tvp block)", n.Name)
+}
+
+// pastFamily is past[x,X]: thread variable x holds a node that the shared
+// list pointer X pointed to at some time, X having moved on along the
+// list only, so x's node is X's or has left X's list:
+//
+//	past[x,X](v) = !(E(u) x(v, u) & reach[X](u) & !X(u))
+//
+// It is a definition like any other (sound whatever the algorithm does);
+// it holds vacuously where x is null, so the collapsed threads' summary
+// has it at 1. Where X moves to its successor, reach[X] loses X's old
+// node only, so finite differencing keeps the 1; its rule then says that
+// no thread's x points into the list behind X, which is what keeps
+// ordered[x,y] (and its soft invariants) where X moves.
+func (c *compiler) pastFamily(n *alg.PredName, args []string) (*instrument, string) {
+	name := n.String()
+	if len(args) != 2 {
+		return nil, "past takes a thread-local node variable and a shared pointer: past[x,X]"
+	}
+	x, X := args[0], args[1]
+	if !isNode(c.s.thread[x]) {
+		return nil, fmt.Sprintf("%s: %s is not a thread-local node variable", name, x)
+	}
+	if c.s.link == "" {
+		return nil, "past needs a list type (a node type with a pointer to its own type)"
+	}
+	if !isNode(c.s.shared[X]) || !contains(c.listHeads(), X) {
+		return nil, fmt.Sprintf("%s: %s is not a shared pointer of the list type", name, X)
+	}
+	r := "reach[" + X + "]"
+	return &instrument{name: name, collapsed: true, vacuous: true,
+		decl: fmt.Sprintf("%%i %s(v) = !(E(u) %s(v, u) & %s(u) & !%s(u)) nonabs", name, x, r, X),
+		rules: []string{
+			fmt.Sprintf("%%r %s(v_1) & %s(v_2) & !%s(v_2) ==> !%s(v_1, v_2)", name, r, X, x),
+		}}, ""
+}
+
+// onFamily is on[x,X], same[x,X] for collapsed threads only (a bounded
+// model keeps its abstraction): msqueue's on[sshead,Tail] carries "Tail
+// is not my sshead" from the branch that learns it to the CAS on Head.
+func (c *compiler) onFamily(args []string) (*instrument, string) {
+	if len(args) != 2 || !isNode(c.s.thread[args[0]]) || !isNode(c.s.shared[args[1]]) {
+		return nil, "on takes a thread-local node variable and a shared pointer: on[x,X]"
+	}
+	x, X := args[0], args[1]
+	name := "on[" + x + "," + X + "]"
+	return &instrument{name: name, collapsed: true, decl: fmt.Sprintf("%%i %s(v) = E(u) %s(v, u) & %s(u) nonabs", name, x, X),
+		rules: []string{
+			fmt.Sprintf("%%r %s(v_1) & %s(v_2) ==> %s(v_1, v_2)", name, X, x),
+			fmt.Sprintf("%%r %s(v_1) & %s(v_1, v_2) ==> %s(v_2)", name, x, X),
+			fmt.Sprintf("%%r %s(v) ==> has[%s](v)", name, x),
+		}}, ""
+}
+
+// orderedFamily is ordered[x,y]: when x's node is in the list of the first
+// shared list pointer H, so is y's. It is written so that it holds
+// vacuously (on a thread with either variable null, and on every other
+// individual): the summary of collapsed threads then has it at 1, and
+// finite differencing keeps the 1 where H moves on (past[x,H] says why no
+// thread's x is then in the list behind H).
+func (c *compiler) orderedFamily(name, x, y string) (*instrument, string) {
+	heads := c.listHeads()
+	if len(heads) < 2 {
+		return nil, fmt.Sprintf("%s needs a shared pointer of the list type, whose reachability orders the nodes", name)
+	}
+	r := "reach[" + heads[0] + "]"
+	return &instrument{name: name, collapsed: true, vacuous: true, pair: [2]string{x, y},
+		decl: fmt.Sprintf("%%i %s(v) = !(E(u_1, u_2) %s(v, u_1) & %s(v, u_2) & %s(u_1) & !%s(u_2)) nonabs", name, x, y, r, r),
+		rules: []string{
+			fmt.Sprintf("%%r (E(v_1, v_2) %s(v_1) & %s(v_1, v_2) & %s(v_1, v) & %s(v_2)) ==> %s(v)", name, x, y, r, r),
+		}}, ""
 }
 
 // fieldFamily builds the families over pointer fields: inv[f,g] and

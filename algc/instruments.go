@@ -13,9 +13,9 @@ import (
 // circ and reach[X] for the list, the specification relation's
 // predicates, waiting[x] and shared[x] for the node an operation
 // allocates, and under collapsed threads tonull[x] and noval[x]. On
-// request (instrument add): succ[x,y], opval[x], same[x,y],
-// ordered[x,y], inv[f,g] (every f edge is a g edge back), self[f] (f
-// points to the node itself).
+// request (instrument add): succ[x,y], opval[x], same[x,y], same[x,X],
+// on[x,X], ordered[x,y], past[x,X], inv[f,g] (every f edge is a g edge
+// back), self[f] (f points to the node itself).
 
 type instrument struct {
 	name string
@@ -24,6 +24,9 @@ type instrument struct {
 	rules []string
 	// collapsed: only under COLLAPSE_THREADS.
 	collapsed bool
+	// vacuous: 1 on every individual of the initial structure (a
+	// definition that holds where its variables are null).
+	vacuous   bool
 	pos       alg.Pos
 	requested bool
 	// dataVar is opval's data variable.

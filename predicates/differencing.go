@@ -259,7 +259,11 @@ func (d *Differencer) computeDelta(f logic.Formula) (logic.Formula, logic.Formul
 
 // atomDeltas gives Δ⁺ and Δ⁻ of atom a whose new value is u, reading the
 // common shapes of update formulas so that the deltas stay small: a | ψ
-// only adds, a & ψ only removes, (c ? x : a) changes only where c.
+// only adds, a & ψ only removes, (c ? x : a) changes only where c, and a
+// derived update (a ? !Δ⁻ : Δ⁺) loses a where Δ⁻ and gains it where Δ⁺
+// (read generically, a & !(a ? ...) is 1/2 wherever a is 1/2, and a
+// soft invariant if[L,a] on the collapsed threads' summary was lost at
+// every step that changed a's inputs).
 func atomDeltas(a *logic.Atom, u logic.Formula) (logic.Formula, logic.Formula) {
 	and, not := logic.NewAnd, logic.NewNot
 	if b, ok := u.(*logic.Binary); ok {
@@ -273,6 +277,11 @@ func atomDeltas(a *logic.Atom, u logic.Formula) (logic.Formula, logic.Formula) {
 		case b.Op == logic.And && logic.EqualFormulas(b.Right, a):
 			return logic.False0, and(a, not(b.Left))
 		}
+	}
+	if f, ok := u.(*logic.If); ok && logic.EqualFormulas(f.Cond, a) {
+		// A derived update a ? T : E (T = !Δ⁻, E = Δ⁺): a goes from 1
+		// to 0 where a & !T, from 0 to 1 where !a & E.
+		return and(not(a), f.Else), and(a, not(f.Then))
 	}
 	if f, ok := u.(*logic.If); ok {
 		// Only where the condition selects the new value can a change:

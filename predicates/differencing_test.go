@@ -21,6 +21,10 @@ func TestAtomDeltasOfAnIte(t *testing.T) {
 	}{
 		{&logic.If{Cond: c, Then: x, Else: p}, "c(v) & (x(v) & !p(v))", "c(v) & (p(v) & !x(v))"},
 		{&logic.If{Cond: c, Then: p, Else: x}, "!c(v) & (x(v) & !p(v))", "!c(v) & (p(v) & !x(v))"},
+		// A derived update p ? !m : x (Derive's form): p goes to 0
+		// where m, to 1 where x, read without the ite, so that where p
+		// is 1/2 and m is 0 the loss is 0, not 1/2.
+		{&logic.If{Cond: p, Then: logic.NewNot(c), Else: x}, "!p(v) & x(v)", "p(v) & !!c(v)"},
 		{logic.NewOr(p, x), "x(v) & !p(v)", "0"},
 		{logic.NewAnd(p, x), "0", "p(v) & !x(v)"},
 	}

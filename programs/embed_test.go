@@ -98,6 +98,9 @@ var embedCases = []embedCase{
 	{program: "queue/queue.tvp", defines: []string{"THREADS=1", "PURE_INIT"}, depth: 30, minConcrete: 340},
 	{program: "queue/queue.tvp", defines: []string{"THREADS=1", "PURE_INIT", "DGLM"}, depth: 30, minConcrete: 330},
 	{program: "queue/queue.tvp", defines: []string{"THREADS=1", "PURE_INIT", "COLLAPSE_THREADS"}, depth: 30, minConcrete: 340},
+	// The compiled queue's collapsed model (past[sshead,Head] and
+	// ordered[sshead,sstail] checked against their definitions).
+	{program: "queue/msqueue.alg", defines: []string{"THREADS=1", "PURE_INIT", "COLLAPSE_THREADS"}, depth: 30, minConcrete: 181},
 }
 
 // catalogueEmbedCases are the embedding checks of the catalogue's
