@@ -246,7 +246,8 @@ type Field struct {
 	Name string
 }
 
-// Lit is null, true or false.
+// Lit is null, true, false or any (some data value, chosen
+// nondeterministically: only an assignment's right-hand side).
 type Lit struct {
 	Pos   Pos
 	Value string

@@ -305,6 +305,10 @@ func (c *checker) rhs(x Expr) string {
 	case *CAS:
 		c.cas(x)
 		return "bool"
+	case *Lit:
+		if x.Value == "any" {
+			return "data"
+		}
 	}
 	return c.expr(x)
 }
@@ -424,8 +428,12 @@ func (c *checker) expr(x Expr) string {
 		}
 		return f.Kind.Name
 	case *Lit:
-		if x.Value == "null" {
+		switch x.Value {
+		case "null":
 			return "null"
+		case "any":
+			c.e.add(x.Pos, "any (some data value) is allowed only as the right-hand side of an assignment")
+			return ""
 		}
 		return "bool"
 	case *New:

@@ -44,6 +44,7 @@ var keywords = map[string]bool{
 	"if": true, "else": true, "loop": true, "while": true, "break": true,
 	"continue": true, "return": true, "empty": true, "atomic": true,
 	"yield": true, "new": true, "null": true, "cas": true, "true": true, "false": true,
+	"any": true,
 }
 
 // lex splits src into tokens; lexical errors go to e and the offending

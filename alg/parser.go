@@ -556,7 +556,7 @@ func (p *parser) primary() Expr {
 		p.next()
 		x = p.expr()
 		p.expect(")")
-	case t.kind == tIdent && (t.text == "null" || t.text == "true" || t.text == "false"):
+	case t.kind == tIdent && (t.text == "null" || t.text == "true" || t.text == "false" || t.text == "any"):
 		p.next()
 		x = &Lit{Pos: t.pos, Value: t.text}
 	case t.kind == tIdent && t.text == "new":

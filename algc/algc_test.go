@@ -266,3 +266,25 @@ func TestPastAndOrdered(t *testing.T) {
 		}
 	}
 }
+
+// `x.val = any` gives the node some data value, as a data parameter is
+// chosen: val 1/2 to the data individual, has[val] definitely 1 (so the
+// initial dummy, once dequeued, is like any other removed node). The
+// queue's insertion step updates commutes by the exact formula, not by
+// finite differencing.
+func TestAnyValueAndCommutes(t *testing.T) {
+	out := compileFile(t, "../programs/queue/dglm.alg")
+	st := action(out.TVP, "init, line 25: dummy.val = any")
+	for _, want := range []string{
+		"val(v_1, v_2) = ((E(ts) tr_scheduled(ts) & dummy(ts, v_1)) ? (E(ts) tr_scheduled(ts) & is_data(v_2) & 1/2) : val(v_1, v_2))",
+		"has[val](v) = ((E(ts) tr_scheduled(ts) & dummy(ts, v)) ? (E(ts) tr_scheduled(ts) & 1) : has[val](v))",
+	} {
+		if !strings.Contains(st, want) {
+			t.Errorf("dummy.val = any lacks %q:\n%s", want, st)
+		}
+	}
+	lp := action(out.TVP, "enqueue, line 43: linearisation point: the specification's enqueue(lv)")
+	if want := "commutes(v) = commutes(v) | (E(w, w_1) (E(ts) tr_scheduled(ts) & n(ts, w)) & next(v, w) & spec(v, w_1) & Tail_S(w_1))"; !strings.Contains(lp, want) {
+		t.Errorf("the enqueue's specification step lacks %q:\n%s", want, lp)
+	}
+}

@@ -34,6 +34,11 @@ func (g *fgen) val(x alg.Expr, t, w string) string {
 	case *alg.Field:
 		u := g.fresh()
 		return fmt.Sprintf("(E(%s) %s & %s(%s, %s))", u, g.val(x.X, t, u), x.Name, u, w)
+	case *alg.Lit:
+		if x.Value == "any" {
+			// Some data value: as a data parameter is chosen.
+			return "is_data(" + w + ") & 1/2"
+		}
 	}
 	return "0" // null
 }

@@ -34,6 +34,10 @@ func (c *compiler) has(x alg.Expr, t string) string {
 			return fmt.Sprintf("(E(%s) %s & has[%s](%s))", u, c.g.val(x.X, t, u), x.Name, u)
 		}
 		return fmt.Sprintf("(E(%s, w_k) %s & %s(%s, w_k))", u, c.g.val(x.X, t, u), x.Name, u)
+	case *alg.Lit:
+		if x.Value == "any" {
+			return "1"
+		}
 	}
 	return "0"
 }
