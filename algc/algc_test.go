@@ -180,6 +180,25 @@ func TestClearedAndOverwritten(t *testing.T) {
 	}
 }
 
+// A step that clears x and moves the shared pointer X changes
+// same[x,X] for every thread, not only the scheduled one: the plain
+// "false for the scheduled thread" update would keep another thread's
+// same[rear,Rear] at 1 after cas(Rear, rear, n) moved Rear (Coerce found
+// its rule breached with two threads), so it is left to finite
+// differencing; where X does not move, the plain form stays.
+func TestClearedAndSharedMoved(t *testing.T) {
+	out := compileFile(t, "../programs/queue/shann-fixed.alg")
+	plain := "same[rear,Rear](v) = same[rear,Rear](v) & !tr_scheduled(v)"
+	moved := action(out.TVP, "enqueue, line 49: cas(Rear, rear, n) succeeds")
+	if moved == "" || strings.Contains(moved, "same[rear,Rear](v) =") {
+		t.Errorf("cas(Rear, rear, n) succeeding updates same[rear,Rear] explicitly:\n%s", moved)
+	}
+	failed := action(out.TVP, "enqueue, line 49: cas(Rear, rear, n) fails")
+	if !strings.Contains(failed, plain) {
+		t.Errorf("cas(Rear, rear, n) failing does not clear same[rear,Rear] for the thread:\n%s", failed)
+	}
+}
+
 // A write of a snapshot focuses on the other snapshot a generated
 // predicate relates it to (same[sshead,sstail], succ[sstail,n]), so that
 // the predicate's new value is definite; a snapshot that is not related

@@ -198,10 +198,21 @@ func (c *compiler) clearedKnowledge(st *step) []update {
 			delete(gone, a.name)
 		}
 	}
+	// The shared variables the step writes (a shared pointer moved by a
+	// store or a cas): a definition that reads
+	// one changes for the other threads too (same[x,X] when X moves), so
+	// "false for the scheduled thread, the others keep theirs" would be
+	// wrong there; finite differencing updates it instead.
+	written := map[string]bool{}
+	for _, u := range st.updates {
+		if i := strings.Index(u.lhs, "("); i > 0 && c.s.shared[u.lhs[:i]] != "" {
+			written[u.lhs[:i]] = true
+		}
+	}
 	var out []update
 	for _, in := range c.gen.list {
 		def := parseConj(in.decl)
-		if def == nil {
+		if def == nil || readsWritten(def, written, gone) {
 			continue
 		}
 		for _, a := range def.atoms {
@@ -212,4 +223,15 @@ func (c *compiler) clearedKnowledge(st *step) []update {
 		}
 	}
 	return out
+}
+
+// readsWritten says whether a definition reads a shared variable the
+// step writes.
+func readsWritten(def *conj, written, gone map[string]bool) bool {
+	for _, a := range def.atoms {
+		if written[a.pred] && !gone[a.pred] {
+			return true
+		}
+	}
+	return false
 }
