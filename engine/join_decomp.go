@@ -3,7 +3,9 @@ package engine
 import (
 	"context"
 	"fmt"
+	"os"
 	"slices"
+	"strings"
 
 	"github.com/tvla-go/tvla/abstraction"
 	"github.com/tvla-go/tvla/logic"
@@ -290,7 +292,17 @@ func (d *decomposing) tasks(st *state, loc string, pending []Pending) []task {
 		act := st.e.actions[ed.Action]
 		plan := d.plans[ed.Action]
 		seen := map[string]bool{}
+		done := map[int]bool{}
 		for _, pd := range pending {
+			if pd.Slot >= 0 {
+				// A slot pending twice (a version, then its join with a
+				// later arrival) runs once, as it is now.
+				if done[pd.Slot] {
+					continue
+				}
+				done[pd.Slot] = true
+				pd.Structure = set.current(pd.Slot)
+			}
 			pd.unpack(st.e.voc.Tvl())
 			n := d.markerOf(pd.Structure)
 			base := task{loc: loc, edge: ed, act: act, pending: pd}
@@ -371,7 +383,21 @@ func (d *decomposing) apply(w *worker, t task) outcome {
 		return slices.Equal(plan.msgNames[m.Compose], t.names)
 	}
 	defer func() { w.keepMsg = nil }()
-	for _, c := range abstraction.Compose(parts, names, d.outside, d.options(w.e)) {
+	comps := abstraction.Compose(parts, names, d.outside, d.options(w.e))
+	if decompTrace {
+		var b strings.Builder
+		fmt.Fprintf(&b, "### %s at %s: %d parts -> %d compositions\n", t.act.Source().Title, t.loc, len(parts), len(comps))
+		for i, p := range parts {
+			fmt.Fprintf(&b, "part %d:\n", i)
+			p.WriteTVS(&b, "  ")
+		}
+		for i, c := range comps {
+			fmt.Fprintf(&b, "composition %d:\n", i)
+			c.WriteTVS(&b, "  ")
+		}
+		os.Stderr.WriteString(b.String())
+	}
+	for _, c := range comps {
 		r := w.coerce.Coerce(c, nil)
 		o.stats.Breaches += r.Breaches
 		if !r.Consistent {
@@ -389,6 +415,14 @@ func (d *decomposing) apply(w *worker, t task) outcome {
 		}
 		if so.broken != "" && o.broken == "" {
 			o.broken = so.broken
+		}
+		if decompTrace {
+			var b strings.Builder
+			fmt.Fprintf(&b, "results of %s at %s: %d\n", t.act.Source().Title, t.loc, len(so.results))
+			for _, res := range so.results {
+				res.WriteTVS(&b, "  ")
+			}
+			os.Stderr.WriteString(b.String())
 		}
 		for _, res := range so.results {
 			if len(names) == 1 || plan.decompose {
@@ -414,3 +448,5 @@ func (p *phaseStats) add(q phaseStats) {
 func (d *decomposing) options(e *Engine) abstraction.DecomposeOptions {
 	return abstraction.DecomposeOptions{KeepBinary: e.opts.DecomposeKeepBinary}
 }
+
+var decompTrace = os.Getenv("TVLA_DECOMP_TRACE") != ""
