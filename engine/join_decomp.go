@@ -40,8 +40,9 @@ type decomposing struct {
 
 // composePlan is what an action's %compose and %decompose ask for.
 type composePlan struct {
-	// disjuncts are the names each disjunct of %compose designates, two
-	// or more (a disjunct of fewer composes nothing).
+	// disjuncts are the names composed together: at most one entry,
+	// the names the disjuncts of %compose designate (a disjunct that
+	// designates fewer than two composes nothing).
 	disjuncts [][]int
 	involved  []bool
 	decompose bool
@@ -92,6 +93,22 @@ func (d *decomposing) plan(prog *model.Program, a *model.Action) (*composePlan, 
 				p.involved[n] = true
 			}
 		}
+	}
+	// The names of all the disjuncts are composed together, one
+	// component of each: linearization_stack's
+	// "|/{trnm(v1) & otrnm(v2) : ...} | trnm(v1) & rest(v2)" composes
+	// every thread's component with rest's (observed: composing each
+	// disjunct apart loses the other threads in the compositions with
+	// rest, and with two threads stores 10 components the reference
+	// does not).
+	if len(p.disjuncts) > 1 {
+		var all []int
+		for n, in := range p.involved {
+			if in {
+				all = append(all, n)
+			}
+		}
+		p.disjuncts = [][]int{all}
 	}
 	for _, ms := range [][]model.Message{a.PreMessages, a.PostMessages} {
 		for i := range ms {

@@ -34,11 +34,16 @@ func TestDecompositionExamplesAsTheReference(t *testing.T) {
 				"ld_3b_g1": 6, "ld_3_g1": 9, "lds_1a_g1": 8, "ld_2_g1": 8, "lds_1_g1": 10, "lds_2_g1": 10,
 				"ld_4_g1": 7, "lds_3_g1": 10, "ld_exit_g1": 7,
 			}, 195, 0},
+		{"linearization_stack GNUM(2)", "linearization_stack/stack.tvp", "linearization_stack/stack-general.tvs",
+			[]string{"-DGNUM(2)"}, nil, 1520, 0},
 		// Without -DDISABLE_NON_NULL the reference stops with an
 		// internal error (docs/decomposition.md).
 		{"lists_wcc/reverse", "lists_wcc/reverse.tvp", "lists_wcc/sll.tvs", []string{"-DDISABLE_NON_NULL"}, nil, 213, 0},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			if c.total > 1000 && testing.Short() {
+				t.Skip("a run of seconds")
+			}
 			args := []string{"run", filepath.Join(refDecomposition, c.prog), filepath.Join(refDecomposition, c.input),
 				"-props", propsFile(t, dtvla)}
 			args = append(append(args, c.args...), "--json", "-", "-q")
