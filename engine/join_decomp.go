@@ -40,9 +40,8 @@ type decomposing struct {
 
 // composePlan is what an action's %compose and %decompose ask for.
 type composePlan struct {
-	// disjuncts are the names composed together: at most one entry,
-	// the names the disjuncts of %compose designate (a disjunct that
-	// designates fewer than two composes nothing).
+	// disjuncts are the names each disjunct of %compose designates, two
+	// or more (a disjunct of fewer composes nothing).
 	disjuncts [][]int
 	involved  []bool
 	decompose bool
@@ -93,22 +92,6 @@ func (d *decomposing) plan(prog *model.Program, a *model.Action) (*composePlan, 
 				p.involved[n] = true
 			}
 		}
-	}
-	// The names of all the disjuncts are composed together, one
-	// component of each: linearization_stack's
-	// "|/{trnm(v1) & otrnm(v2) : ...} | trnm(v1) & rest(v2)" composes
-	// every thread's component with rest's (observed: composing each
-	// disjunct apart loses the other threads in the compositions with
-	// rest, and with two threads stores 10 components the reference
-	// does not).
-	if len(p.disjuncts) > 1 {
-		var all []int
-		for n, in := range p.involved {
-			if in {
-				all = append(all, n)
-			}
-		}
-		p.disjuncts = [][]int{all}
 	}
 	for _, ms := range [][]model.Message{a.PreMessages, a.PostMessages} {
 		for i := range ms {
@@ -310,6 +293,7 @@ func (d *decomposing) tasks(st *state, loc string, pending []Pending) []task {
 		plan := d.plans[ed.Action]
 		seen := map[string]bool{}
 		done := map[int]bool{}
+		fz := feasibility{}
 		for _, pd := range pending {
 			if pd.Slot >= 0 {
 				// A slot pending twice (a version, then its join with a
@@ -352,6 +336,11 @@ func (d *decomposing) tasks(st *state, loc string, pending []Pending) []task {
 								t.parts[j] = pd.Structure
 							} else {
 								t.parts[j] = set.current(slot)
+							}
+						}
+						for j, part := range t.parts {
+							if !fz.feasible(d, st, plan, di, names[j], part, byName, set) {
+								return
 							}
 						}
 						tasks = append(tasks, t)
@@ -467,3 +456,74 @@ func (d *decomposing) options(e *Engine) abstraction.DecomposeOptions {
 }
 
 var decompTrace = os.Getenv("TVLA_DECOMP_TRACE") != ""
+
+// feasibility caches, for an iteration and action, whether a component
+// composes consistently with the stored components of a disjunct.
+type feasibility map[feasKey]bool
+
+type feasKey struct {
+	s  *tvl.Structure
+	di int
+}
+
+// feasible reports whether component s, of name n, composes consistently
+// (Compose, then Coerce) with some combination of the stored components
+// of every disjunct of plan other than di that designates n: a component
+// that no such combination admits stands for no heap, and the reference
+// applies the action to none of its compositions (observed on
+// linearization_stack with two threads: a thread's component that left
+// no room for the other thread composed with rest only in
+// assignFromNextField, whose %compose has that disjunct alone, and it
+// went no further).
+func (fz feasibility) feasible(d *decomposing, st *state, plan *composePlan, di, n int, s *tvl.Structure, byName [][]int, set *StructureSet) bool {
+	for dj, names := range plan.disjuncts {
+		at := slices.Index(names, n)
+		if dj == di || at < 0 {
+			continue
+		}
+		k := feasKey{s, dj}
+		ok, known := fz[k]
+		if !known {
+			ok = d.composable(st, names, at, s, byName, set)
+			fz[k] = ok
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// composable reports whether s, as names[at], has a consistent
+// composition with some combination of stored components of the other
+// names.
+func (d *decomposing) composable(st *state, names []int, at int, s *tvl.Structure, byName [][]int, set *StructureSet) bool {
+	comps := make([]abstraction.Component, len(names))
+	for i, n := range names {
+		comps[i] = d.comps[n]
+	}
+	parts := make([]*tvl.Structure, len(names))
+	parts[at] = s
+	var rec func(k int) bool
+	rec = func(k int) bool {
+		if k == len(names) {
+			for _, c := range abstraction.Compose(parts, comps, d.outside, d.options(st.e)) {
+				if st.e.coerce.Coerce(c, nil).Consistent {
+					return true
+				}
+			}
+			return false
+		}
+		if k == at {
+			return rec(k + 1)
+		}
+		for _, slot := range byName[names[k]] {
+			parts[k] = set.current(slot)
+			if rec(k + 1) {
+				return true
+			}
+		}
+		return false
+	}
+	return rec(0)
+}
