@@ -247,16 +247,16 @@ func (d *decomposing) decompose(e *Engine, s *tvl.Structure, names []abstraction
 	return out
 }
 
-// nameOf is the name of a slot of loc's set: an index of d.comps, or
-// -1 for a composed structure.
-func (d *decomposing) nameOf(st *state, loc string, slot int) int {
+// refreshNames brings d.names[loc], the name of each slot of loc's set
+// (an index of d.comps, or -1 for a composed structure), up to date
+// with the set.
+func (d *decomposing) refreshNames(st *state, loc string) {
 	known := d.names[loc]
 	set := st.sets[loc]
 	for i := len(known); i < set.Len(); i++ {
 		known = append(known, d.markerOf(set.current(i)))
 	}
 	d.names[loc] = known
-	return known[slot]
 }
 
 // markerOf is the one name whose marker s has at 1, or -1.
@@ -280,7 +280,7 @@ func (d *decomposing) markerOf(s *tvl.Structure) int {
 // alone when no disjunct designates its name.
 func (d *decomposing) tasks(st *state, loc string, pending []Pending) []task {
 	set := st.sets[loc]
-	d.nameOf(st, loc, 0) // brings the slots' names up to date
+	d.refreshNames(st, loc)
 	byName := make([][]int, len(d.comps))
 	for slot, n := range d.names[loc] {
 		if n >= 0 {

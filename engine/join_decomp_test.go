@@ -148,6 +148,15 @@ func TestComposeEachDisjunctApart(t *testing.T) {
 	}
 }
 
+// An input Coerce discards leaves the entry empty: the run ends with
+// nothing stored (it used to index the empty entry's names and panic).
+func TestDecomposingWithoutInputs(t *testing.T) {
+	stored, composed := runLists(t, twoLists, "inconsistent.tvs", "foreach (z in PVar) {\n  %dname wcc[z](v) z\n}", "  %p E(v) x(v)\n")
+	if stored != 0 || composed != 0 {
+		t.Errorf("L1 holds %d structures, %d composed; want none", stored, composed)
+	}
+}
+
 // Decomposing a concrete heap and composing its components again gives a
 // structure the heap embeds into (after Coerce, as the engine coerces a
 // composition): the composition loses no heap, with and without the
