@@ -455,6 +455,10 @@ func (d *decomposing) options(e *Engine) abstraction.DecomposeOptions {
 	return abstraction.DecomposeOptions{KeepBinary: e.opts.DecomposeKeepBinary}
 }
 
+// decompTrace (TVLA_DECOMP_TRACE set to anything) prints to stderr, per
+// application, the parts composed, the compositions and the action's
+// results, as TVS: how the structures the reference prints were compared
+// with ours location by location (docs/decomposition.md).
 var decompTrace = os.Getenv("TVLA_DECOMP_TRACE") != ""
 
 // feasibility caches, for an iteration and action, whether a component
