@@ -12,20 +12,26 @@ import (
 // It returns the structures, not blurred nor coerced, whose individuals
 // are the nodes the parts describe, matched: an individual of part i
 // where the formula of names[j] is 1 is matched with an individual of
-// part j with the same values wherever both are definite (summary or
-// not), and one where it is 0 stands in part j's outside individual.
-// Every individual of every part is matched exactly once, and every
-// outside individual stands for at least one node; when every part has
-// an outside individual, a further individual may stand for the nodes
+// part j with the same values wherever both are definite, and one where
+// it is 0 stands in part j's outside individual. Every individual of
+// every part is matched, a non-summary one exactly once, a summary one
+// once or more (a node it stands for matched with a node of another
+// part, the others with that part's outside individual); every outside
+// individual stands for at least one node; when every part has an
+// outside individual, a further individual may stand for the nodes
 // outside all of them (both possibilities are returned when both are
-// consistent). Values are the meet of the parts' values; what no part
-// knows (the nodes outside all parts, an edge between nodes no part
-// holds together) is 1/2, but that the outside nodes are outside each
-// name whose formula is an atom. The markers of names are 1, the
-// nullary values the meet of the parts'. Composing one part "opens" its
-// outside individual that way: what an action reads there is 1/2. A
-// combination that contradicts itself gives nothing. With
-// opts.KeepBinary, see meetOutgoing.
+// consistent). Values are the meet of the parts' values. A part's
+// unary values on a node it does not hold are unknown (1/2), but that
+// the node is outside its name: the atoms whose 1 would put it in are
+// 0. A part's binary values involving a node it does not hold are those
+// of its outside individual: with opts.KeepBinary they are the join of
+// the values of the nodes it stands for (Decompose), hence met like the
+// others (the reference's linearization_stack states, observed);
+// without, they are 0 in the part and read as unknown. The markers of
+// names are 1, the nullary values the meet of the parts'. Composing one
+// part "opens" its outside individual that way: what an action reads
+// there is 1/2 but for the binary values kept. A combination that
+// contradicts itself gives nothing.
 func Compose(parts []*tvl.Structure, names []Component, outside *tvl.Pred, opts DecomposeOptions) []*tvl.Structure {
 	m := newMeet(parts, names, outside)
 	if m == nil {
@@ -161,13 +167,17 @@ func (m *meet) extend(t []int, j int) {
 	}
 	if req != logic.False {
 		for _, w := range m.inside[j] {
-			if m.claimed[j][w] || !m.fits(t, j, w) {
+			// A summary individual may stand in several composed
+			// individuals (a node matched with one of another part,
+			// the rest with that part's outside individual, say).
+			if (m.claimed[j][w] && m.parts[j].Get(m.parts[j].Vocabulary().Summary(), w) != logic.Unknown) || !m.fits(t, j, w) {
 				continue
 			}
 			t[j] = w
+			was := m.claimed[j][w]
 			m.claimed[j][w] = true
 			m.extend(t, j+1)
-			m.claimed[j][w] = false
+			m.claimed[j][w] = was
 		}
 	}
 	t[j] = undecided
@@ -275,16 +285,19 @@ func (m *meet) build(extra bool) *tvl.Structure {
 			for _, p := range voc.OfArity(2) {
 				v, ok := m.meetOver(func(l int) (logic.Kleene, bool) {
 					a, b := ta[l], tb[l]
-					if a < 0 || b < 0 {
+					if !m.keepBinary && (a < 0 || b < 0) {
 						return 0, false
+					}
+					if a < 0 {
+						a = m.out[l]
+					}
+					if b < 0 {
+						b = m.out[l]
 					}
 					return m.parts[l].Get(p, a, b), true
 				})
 				if !ok {
 					return nil
-				}
-				if m.keepBinary {
-					v = m.meetOutgoing(p, ta, tb, v)
 				}
 				s.Set(p, v, a, b)
 			}
@@ -409,31 +422,4 @@ func isTrue(f logic.Formula) bool {
 		return g.Op == logic.And && isTrue(g.Left) && isTrue(g.Right)
 	}
 	return false
-}
-
-// meetOutgoing meets v, p's value from tuple ta to tuple tb as the parts
-// holding both give it, with the values the parts holding ta but not tb
-// give from ta's individual to their outside individual: under
-// keepBinary those are the join of p's values to the nodes it stands
-// for, tb's among them. Only that direction is read, and a conflict
-// leaves v as it is instead of dropping the composition: reading the
-// other direction, or dropping, loses on linearization_stack's push loop
-// compositions the reference keeps, and this way the reference's counts
-// hold there and on its pop path up to the pop's SuccCAS
-// (docs/decomposition.md). Both ways are sound, the values met being
-// joins over what the outside individuals stand for.
-func (m *meet) meetOutgoing(p *tvl.Pred, ta, tb []int, v logic.Kleene) logic.Kleene {
-	w, ok := m.meetOver(func(l int) (logic.Kleene, bool) {
-		if ta[l] < 0 || tb[l] >= 0 {
-			return 0, false
-		}
-		return m.parts[l].Get(p, ta[l], m.out[l]), true
-	})
-	if !ok {
-		return v
-	}
-	if x, ok := meetK(v, w); ok {
-		return x
-	}
-	return v
 }

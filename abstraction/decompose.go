@@ -146,11 +146,7 @@ func component(s *tvl.Structure, d Component, outside *tvl.Pred, opts DecomposeO
 		}
 	}
 	c := s.Project(in)
-	for _, p := range d.Hidden {
-		for t := range tvl.Tuples(len(in), p.Arity) {
-			c.Set(p, logic.False, t...)
-		}
-	}
+	defer hide(c, d.Hidden)
 	if len(rest) == 0 {
 		return c
 	}
@@ -181,4 +177,16 @@ func joinOver(us []int, f func(int) logic.Kleene) logic.Kleene {
 		}
 	}
 	return v
+}
+
+// hide sets the hidden predicates to 0 on every tuple of c, the outside
+// individual's included (the reference's linearization_tlq locks
+// component, whose formula has !rv[n](v1,v2), holds no rv[n] value at
+// all, not even the outside individual's join).
+func hide(c *tvl.Structure, hidden []*tvl.Pred) {
+	for _, p := range hidden {
+		for t := range tvl.Tuples(c.Size(), p.Arity) {
+			c.Set(p, logic.False, t...)
+		}
+	}
 }

@@ -3,7 +3,9 @@ package engine
 import (
 	"context"
 	"fmt"
+	"os"
 	"slices"
+	"strings"
 
 	"github.com/tvla-go/tvla/abstraction"
 	"github.com/tvla-go/tvla/logic"
@@ -245,16 +247,16 @@ func (d *decomposing) decompose(e *Engine, s *tvl.Structure, names []abstraction
 	return out
 }
 
-// nameOf is the name of a slot of loc's set: an index of d.comps, or
-// -1 for a composed structure.
-func (d *decomposing) nameOf(st *state, loc string, slot int) int {
+// refreshNames brings d.names[loc], the name of each slot of loc's set
+// (an index of d.comps, or -1 for a composed structure), up to date
+// with the set.
+func (d *decomposing) refreshNames(st *state, loc string) {
 	known := d.names[loc]
 	set := st.sets[loc]
 	for i := len(known); i < set.Len(); i++ {
 		known = append(known, d.markerOf(set.current(i)))
 	}
 	d.names[loc] = known
-	return known[slot]
 }
 
 // markerOf is the one name whose marker s has at 1, or -1.
@@ -278,7 +280,7 @@ func (d *decomposing) markerOf(s *tvl.Structure) int {
 // alone when no disjunct designates its name.
 func (d *decomposing) tasks(st *state, loc string, pending []Pending) []task {
 	set := st.sets[loc]
-	d.nameOf(st, loc, 0) // brings the slots' names up to date
+	d.refreshNames(st, loc)
 	byName := make([][]int, len(d.comps))
 	for slot, n := range d.names[loc] {
 		if n >= 0 {
@@ -290,7 +292,18 @@ func (d *decomposing) tasks(st *state, loc string, pending []Pending) []task {
 		act := st.e.actions[ed.Action]
 		plan := d.plans[ed.Action]
 		seen := map[string]bool{}
+		done := map[int]bool{}
+		fz := feasibility{}
 		for _, pd := range pending {
+			if pd.Slot >= 0 {
+				// A slot pending twice (a version, then its join with a
+				// later arrival) runs once, as it is now.
+				if done[pd.Slot] {
+					continue
+				}
+				done[pd.Slot] = true
+				pd.Structure = set.current(pd.Slot)
+			}
 			pd.unpack(st.e.voc.Tvl())
 			n := d.markerOf(pd.Structure)
 			base := task{loc: loc, edge: ed, act: act, pending: pd}
@@ -323,6 +336,11 @@ func (d *decomposing) tasks(st *state, loc string, pending []Pending) []task {
 								t.parts[j] = pd.Structure
 							} else {
 								t.parts[j] = set.current(slot)
+							}
+						}
+						for j, part := range t.parts {
+							if !fz.feasible(d, st, plan, di, names[j], part, byName, set) {
+								return
 							}
 						}
 						tasks = append(tasks, t)
@@ -371,7 +389,21 @@ func (d *decomposing) apply(w *worker, t task) outcome {
 		return slices.Equal(plan.msgNames[m.Compose], t.names)
 	}
 	defer func() { w.keepMsg = nil }()
-	for _, c := range abstraction.Compose(parts, names, d.outside, d.options(w.e)) {
+	comps := abstraction.Compose(parts, names, d.outside, d.options(w.e))
+	if decompTrace {
+		var b strings.Builder
+		fmt.Fprintf(&b, "### %s at %s: %d parts -> %d compositions\n", t.act.Source().Title, t.loc, len(parts), len(comps))
+		for i, p := range parts {
+			fmt.Fprintf(&b, "part %d:\n", i)
+			p.WriteTVS(&b, "  ")
+		}
+		for i, c := range comps {
+			fmt.Fprintf(&b, "composition %d:\n", i)
+			c.WriteTVS(&b, "  ")
+		}
+		os.Stderr.WriteString(b.String())
+	}
+	for _, c := range comps {
 		r := w.coerce.Coerce(c, nil)
 		o.stats.Breaches += r.Breaches
 		if !r.Consistent {
@@ -389,6 +421,14 @@ func (d *decomposing) apply(w *worker, t task) outcome {
 		}
 		if so.broken != "" && o.broken == "" {
 			o.broken = so.broken
+		}
+		if decompTrace {
+			var b strings.Builder
+			fmt.Fprintf(&b, "results of %s at %s: %d\n", t.act.Source().Title, t.loc, len(so.results))
+			for _, res := range so.results {
+				res.WriteTVS(&b, "  ")
+			}
+			os.Stderr.WriteString(b.String())
 		}
 		for _, res := range so.results {
 			if len(names) == 1 || plan.decompose {
@@ -413,4 +453,81 @@ func (p *phaseStats) add(q phaseStats) {
 // options are the engine's decomposition options.
 func (d *decomposing) options(e *Engine) abstraction.DecomposeOptions {
 	return abstraction.DecomposeOptions{KeepBinary: e.opts.DecomposeKeepBinary}
+}
+
+// decompTrace (TVLA_DECOMP_TRACE set to anything) prints to stderr, per
+// application, the parts composed, the compositions and the action's
+// results, as TVS: how the structures the reference prints were compared
+// with ours location by location (docs/decomposition.md).
+var decompTrace = os.Getenv("TVLA_DECOMP_TRACE") != ""
+
+// feasibility caches, for an iteration and action, whether a component
+// composes consistently with the stored components of a disjunct.
+type feasibility map[feasKey]bool
+
+type feasKey struct {
+	s  *tvl.Structure
+	di int
+}
+
+// feasible reports whether component s, of name n, composes consistently
+// (Compose, then Coerce) with some combination of the stored components
+// of every disjunct of plan other than di that designates n: a component
+// that no such combination admits stands for no heap, and the reference
+// applies the action to none of its compositions (observed on
+// linearization_stack with two threads: a thread's component that left
+// no room for the other thread composed with rest only in
+// assignFromNextField, whose %compose has that disjunct alone, and it
+// went no further).
+func (fz feasibility) feasible(d *decomposing, st *state, plan *composePlan, di, n int, s *tvl.Structure, byName [][]int, set *StructureSet) bool {
+	for dj, names := range plan.disjuncts {
+		at := slices.Index(names, n)
+		if dj == di || at < 0 {
+			continue
+		}
+		k := feasKey{s, dj}
+		ok, known := fz[k]
+		if !known {
+			ok = d.composable(st, names, at, s, byName, set)
+			fz[k] = ok
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// composable reports whether s, as names[at], has a consistent
+// composition with some combination of stored components of the other
+// names.
+func (d *decomposing) composable(st *state, names []int, at int, s *tvl.Structure, byName [][]int, set *StructureSet) bool {
+	comps := make([]abstraction.Component, len(names))
+	for i, n := range names {
+		comps[i] = d.comps[n]
+	}
+	parts := make([]*tvl.Structure, len(names))
+	parts[at] = s
+	var rec func(k int) bool
+	rec = func(k int) bool {
+		if k == len(names) {
+			for _, c := range abstraction.Compose(parts, comps, d.outside, d.options(st.e)) {
+				if st.e.coerce.Coerce(c, nil).Consistent {
+					return true
+				}
+			}
+			return false
+		}
+		if k == at {
+			return rec(k + 1)
+		}
+		for _, slot := range byName[names[k]] {
+			parts[k] = set.current(slot)
+			if rec(k + 1) {
+				return true
+			}
+		}
+		return false
+	}
+	return rec(0)
 }
