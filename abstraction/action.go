@@ -95,6 +95,11 @@ type ActionOptions struct {
 	// MarkNew are unary predicates set to 1 on every individual %new
 	// or %clone makes, as isNew is: existence, for such a join.
 	MarkNew []*tvl.Pred
+	// Stop, when set, is asked between the predicates finite
+	// differencing derives updates for (thousands, each a formula
+	// rewritten, with generated soft invariants): an error it returns
+	// ends the compilation with that error.
+	Stop func() error
 }
 
 // CompileAction prepares a model action for voc.
@@ -377,6 +382,11 @@ func (c *actionCompiler) derivedUpdates() error {
 		}
 		if c.updated[p.Name] {
 			continue
+		}
+		if c.opts.Stop != nil {
+			if err := c.opts.Stop(); err != nil {
+				return err
+			}
 		}
 		if f := d.Derive(p); f != nil {
 			if err := c.addUpdate(p, p.Params, f); err != nil {

@@ -84,6 +84,9 @@ type Coercer struct {
 	// of predicates sharpened, reused from call to call.
 	active  []bool
 	touched predSet
+	// closures are the transitive closures of the binary tables the
+	// structures coerced share, computed once for every constraint.
+	closures *tvl.ClosureCache
 	// Trace, when set, is told of every sharpening and discard (for
 	// debugging a model's constraints).
 	Trace func(constraint string, what string)
@@ -105,6 +108,7 @@ func (c *Coercer) Fork() *Coercer {
 	f := *c
 	f.scratch = make([]*constraintScratch, len(c.cons))
 	f.active, f.touched = nil, nil
+	f.closures = new(tvl.ClosureCache)
 	return &f
 }
 
@@ -127,6 +131,7 @@ func NewCoercer(voc *tvl.Vocabulary, cons []predicates.Constraint) (*Coercer, er
 		}
 	}
 	c.scratch = make([]*constraintScratch, len(c.cons))
+	c.closures = new(tvl.ClosureCache)
 	return c, nil
 }
 
@@ -286,11 +291,15 @@ func (c *Coercer) bindScratch(s *tvl.Structure, idx int, k *constraint) *constra
 		sc = &constraintScratch{bound: make([][]*tvl.Bound, len(k.checks)),
 			asg: make([]int, len(k.loop)), cargs: make([]int, len(k.loop)), hargs: make([]int, len(k.args))}
 		for _, p := range k.pre {
-			sc.pre = append(sc.pre, p.Bind(s))
+			b := p.Bind(s)
+			b.ShareClosures(c.closures)
+			sc.pre = append(sc.pre, b)
 		}
 		for i, cs := range k.checks {
 			for _, cc := range cs {
-				sc.bound[i] = append(sc.bound[i], cc.Bind(s))
+				b := cc.Bind(s)
+				b.ShareClosures(c.closures)
+				sc.bound[i] = append(sc.bound[i], b)
 			}
 		}
 		c.scratch[idx] = sc
@@ -492,7 +501,7 @@ func (c *Coercer) Holding(s *tvl.Structure) (*Coercer, bool) {
 	if len(keep) == len(c.cons) {
 		return c, false
 	}
-	h := &Coercer{voc: c.voc, cons: keep, byPred: make([][]int, len(c.byPred)), scratch: make([]*constraintScratch, len(keep))}
+	h := &Coercer{voc: c.voc, cons: keep, byPred: make([][]int, len(c.byPred)), scratch: make([]*constraintScratch, len(keep)), closures: new(tvl.ClosureCache)}
 	sm := c.voc.Summary().ID
 	for i, k := range keep {
 		for _, p := range k.reads {

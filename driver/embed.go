@@ -45,6 +45,9 @@ func (s *Session) Embed(ctx context.Context, o EmbedOptions) (*EmbedOutcome, err
 	}
 	start := time.Now()
 	outcome, err := soundness.Embed(ctx, s.Loaded.Program, s.Loaded.Structures, s.Config.embedOptions(o))
+	if buildStopped(err) && ctx.Err() != nil {
+		return StoppedEmbedOutcome(&s.Config, o, &StoppedError{Phase: PhaseBuilding, Reason: stopReason(ctx)}), nil
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package driver
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -121,13 +122,22 @@ type compiled struct {
 	opts engine.Options
 }
 
-func newEngine(prog *model.Program, opts engine.Options) (*compiled, error) {
-	e, err := engine.New(prog, opts)
+// newEngine builds the engine; it stops soon after ctx ends, with a
+// *StoppedError.
+func newEngine(ctx context.Context, prog *model.Program, opts engine.Options) (*compiled, error) {
+	e, err := engine.NewContext(ctx, prog, opts)
+	if buildStopped(err) {
+		return nil, &StoppedError{Phase: PhaseBuilding, Reason: stopReason(ctx)}
+	}
 	if err != nil {
 		return nil, err
 	}
 	return &compiled{e, opts}, nil
 }
+
+// buildStopped reports whether err is an engine construction's that its
+// context stopped.
+func buildStopped(err error) bool { return errors.Is(err, engine.ErrBuildStopped) }
 
 func (e *compiled) run(ctx context.Context, inputs []*tvl.Structure) (*Result, error) {
 	return e.e.Run(ctx, inputs)

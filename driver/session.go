@@ -14,6 +14,7 @@ import (
 	"github.com/tvla-go/tvla/model"
 	"github.com/tvla-go/tvla/predicates"
 	"github.com/tvla-go/tvla/tvl"
+	"github.com/tvla-go/tvla/tvp"
 )
 
 // Progress is told, now and then, how a run goes; Done clears what it
@@ -149,7 +150,7 @@ func OpenContext(ctx context.Context, cfg Config, hooks Hooks) (*Session, error)
 // is built, it returns a *StoppedError at once (see untilDone).
 func (s *Session) CompileContext(ctx context.Context) error {
 	e, err := untilDone(ctx, PhaseBuilding, func() (*compiled, error) {
-		return newEngine(s.Loaded.Program, s.Config.engineOptions(s.hooks.Progress))
+		return newEngine(ctx, s.Loaded.Program, s.Config.engineOptions(s.hooks.Progress))
 	})
 	if err != nil {
 		return err
@@ -280,13 +281,16 @@ func (s *Session) refine(ctx context.Context, res *Result, out *Outcome) (*Resul
 				len(soft.Rounds), Verdict(res), len(soft.Rounds)+1, len(pairs))
 		}
 		var l *Loaded
-		if l, err = load(&s.Config, cfg); err != nil {
+		var e *compiled
+		l, e, err = s.reload(ctx, cfg)
+		if stop, ok := errors.AsType[*StoppedError](err); ok {
+			res, err = stoppedBetweenRounds(res, stop, len(soft.Rounds)+1), nil
+			break
+		}
+		if err != nil {
 			return nil, err
 		}
-		if s.engine, err = newEngine(l.Program, s.engine.opts); err != nil {
-			return nil, err
-		}
-		out.Program = l.Program
+		s.engine, out.Program = e, l.Program
 		if res, err = s.engine.run(ctx, l.Structures); err != nil {
 			break
 		}
@@ -294,6 +298,34 @@ func (s *Session) refine(ctx context.Context, res *Result, out *Outcome) (*Resul
 	}
 	out.Soft = soft
 	return res, err
+}
+
+// reload loads the program again under cfg (a soft-invariant round's)
+// and builds its engine. When ctx ends first it returns a *StoppedError
+// at once: the engine's construction stops soon after, the loader goes
+// on, abandoned (see untilDone).
+func (s *Session) reload(ctx context.Context, cfg tvp.LoadConfig) (*Loaded, *compiled, error) {
+	l, err := untilDone(ctx, PhaseLoading, func() (*Loaded, error) { return load(&s.Config, cfg) })
+	if err != nil {
+		return nil, nil, err
+	}
+	e, err := untilDone(ctx, PhaseBuilding, func() (*compiled, error) { return newEngine(ctx, l.Program, s.engine.opts) })
+	if err != nil {
+		return nil, nil, err
+	}
+	return l, e, nil
+}
+
+// stoppedBetweenRounds is the result of soft-invariant refinement that a
+// limit or an interrupt stopped while round n was loaded or its engine
+// built: the last round's result (what the outputs hold), marked as
+// stopped early, so that the run ends as any run a limit stops (exit 3),
+// not with the last round's verdict.
+func stoppedBetweenRounds(last *Result, stop *StoppedError, n int) *Result {
+	r := *last
+	r.Incomplete, r.StoppedOnMessage, r.StoppedOnBreach = true, false, false
+	r.StopReason = fmt.Sprintf("%s for soft-invariant round %d (the outputs hold round %d's result)", stop.Error(), n, n-1)
+	return &r
 }
 
 // noteSavedSet says on the log which saved soft-invariant set the first

@@ -214,3 +214,42 @@ func TestAnalyseStoppedBeforeLoading(t *testing.T) {
 		t.Errorf("CompileContext: %v", err)
 	}
 }
+
+// cancelOn is a log that cancels a context when a line containing its
+// text is written.
+type cancelOn struct {
+	bytes.Buffer
+	text   string
+	cancel context.CancelFunc
+}
+
+func (c *cancelOn) Write(p []byte) (int, error) {
+	if bytes.Contains(p, []byte(c.text)) {
+		c.cancel()
+	}
+	return c.Buffer.Write(p)
+}
+
+// An interrupt between soft-invariant rounds (here as round 2 is about to
+// be loaded; the engine build's own checks are engine's
+// TestInterruptStopsTheEngineBuild) ends the refinement at once with
+// round 1's result, stopped early, not with round 1's verdict: exit 3.
+func TestSoftRoundsStoppedBetweenRounds(t *testing.T) {
+	cfg := Defaults(program("stack", "stack.tvp"))
+	cfg.CollapseThreads, cfg.Defines, cfg.Soft.Mode = true, []string{"NO_SOFT_INVARIANTS"}, SoftAuto
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	log := &cancelOn{text: "round 2 adds", cancel: cancel}
+	o, err := Analyse(ctx, cfg, Hooks{Log: log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := o.Result
+	const reason = "interrupted while loading the program and its inputs for soft-invariant round 2 (the outputs hold round 1's result)"
+	if !res.Incomplete || res.StoppedOnMessage || res.StopReason != reason || Verified(res) {
+		t.Errorf("incomplete %v, stopped on a message %v, reason %q", res.Incomplete, res.StoppedOnMessage, res.StopReason)
+	}
+	if res.Stats.Stored != 113 || o.Soft == nil || len(o.Soft.Rounds) != 1 {
+		t.Errorf("%d stored (round 1 stores 113), soft %+v", res.Stats.Stored, o.Soft)
+	}
+}

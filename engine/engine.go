@@ -7,6 +7,8 @@
 package engine
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"os"
 
@@ -90,6 +92,19 @@ type Engine struct {
 
 // New compiles a program for analysis.
 func New(prog *model.Program, opts Options) (*Engine, error) {
+	return NewContext(context.Background(), prog, opts)
+}
+
+// ErrBuildStopped is what NewContext returns (wrapped with the context's
+// cause) when its context ends before the engine is built.
+var ErrBuildStopped = errors.New("the engine's construction was stopped")
+
+// NewContext is New under ctx: it checks ctx between its steps, between
+// actions and, within an action, between the predicates finite
+// differencing derives updates for (a program with thousands of
+// generated soft invariants takes a minute there), and returns an error
+// wrapping ErrBuildStopped soon after ctx ends.
+func NewContext(ctx context.Context, prog *model.Program, opts Options) (*Engine, error) {
 	if opts.ActionOrder == "" {
 		opts.ActionOrder = "fcpucb"
 	}
@@ -107,9 +122,24 @@ func New(prog *model.Program, opts Options) (*Engine, error) {
 			e.absNull = append(e.absNull, p.Pred)
 		}
 	}
+	stopped := func() error {
+		if ctx.Err() != nil {
+			return fmt.Errorf("%w: %s", ErrBuildStopped, StopReason(ctx))
+		}
+		return nil
+	}
+	if err := stopped(); err != nil {
+		return nil, err
+	}
 	e.constraints = predicates.ConstraintsWith(e.voc, opts.Closure)
-	e.actionOptions = abstraction.ActionOptions{Differencing: opts.Differencing}
+	e.actionOptions = abstraction.ActionOptions{Differencing: opts.Differencing, Stop: stopped}
+	if err := stopped(); err != nil {
+		return nil, err
+	}
 	if err := mode.prepare(e); err != nil {
+		return nil, err
+	}
+	if err := stopped(); err != nil {
 		return nil, err
 	}
 	coercer, err := abstraction.NewCoercer(e.voc.Tvl(), e.constraints)
@@ -121,12 +151,16 @@ func New(prog *model.Program, opts Options) (*Engine, error) {
 		coercer.Trace = func(c, what string) { fmt.Fprintf(os.Stderr, "coerce: %s by %s\n", what, c) }
 	}
 	for _, a := range prog.Actions {
+		if err := stopped(); err != nil {
+			return nil, err
+		}
 		ca, err := abstraction.CompileAction(e.voc, a, e.actionOptions)
 		if err != nil {
 			return nil, err
 		}
 		e.actions[a] = ca
 	}
+	e.actionOptions.Stop = nil // not kept beyond the construction
 	return e, nil
 }
 

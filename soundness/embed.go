@@ -43,13 +43,13 @@ func Embed(ctx context.Context, prog *model.Program, inputs []*tvl.Structure, o 
 	if engine.IsConcrete(ao.Join) {
 		return nil, errors.New("the abstract run's join cannot be conc")
 	}
-	absEngine, err := engine.New(prog, ao)
+	absEngine, err := engine.NewContext(ctx, prog, ao)
 	if err != nil {
 		return nil, err
 	}
 	co := engine.Options{Join: engine.JoinConcrete, Differencing: ao.Differencing, Workers: ao.Workers,
 		MaxDepth: o.MaxDepth, MaxStructures: o.MaxStructures}
-	concEngine, err := engine.New(prog, co)
+	concEngine, err := engine.NewContext(ctx, prog, co)
 	if err != nil {
 		return nil, err
 	}

@@ -165,7 +165,7 @@ func Check(ctx context.Context, conc, abs *engine.Result, o Options) *Report {
 	concrete := func(j job) *tvl.Structure { return concAt[j.loc][j.slot] }
 	outcomes, done := searchAll(ctx, len(jobs), o.Workers, func(i int) tvl.EmbedOutcome {
 		j := jobs[i]
-		return embedsSomewhere(existing(concrete(j), o.Active), absAt[j.loc], o.MaxSteps, o.Active)
+		return embedsSomewhere(ctx, existing(concrete(j), o.Active), absAt[j.loc], o.MaxSteps, o.Active)
 	})
 	rep.tally(jobs, outcomes, done, concrete)
 	for _, i := range explainFirst(rep.Failures, o.Explained) {
@@ -174,7 +174,7 @@ func Check(ctx context.Context, conc, abs *engine.Result, o Options) *Report {
 		}
 		f := &rep.Failures[i]
 		f.Trace = conc.TraceTo(f.Location, f.Index)
-		f.Candidates = closest(existing(f.Concrete, o.Active), abs.Location(f.Location), o.Candidates)
+		f.Candidates = closest(ctx, existing(f.Concrete, o.Active), abs.Location(f.Location), o.Candidates)
 	}
 	// Messages: the program's own messages must be raised abstractly at
 	// the same location.
@@ -244,7 +244,8 @@ func (o Options) withDefaults() Options {
 
 // searchAll runs embed(i) for every job i < n on workers goroutines until
 // ctx ends. Each outcome goes to its own slot; done marks the jobs that
-// ran.
+// ran before ctx ended (embed gives up soon after it ends: what it
+// returns then is not an answer).
 func searchAll(ctx context.Context, n, workers int, embed func(i int) tvl.EmbedOutcome) (outcomes []tvl.EmbedOutcome, done []bool) {
 	outcomes = make([]tvl.EmbedOutcome, n)
 	done = make([]bool, n)
@@ -259,8 +260,11 @@ func searchAll(ctx context.Context, n, workers int, embed func(i int) tvl.EmbedO
 				if i >= n {
 					return
 				}
-				outcomes[i] = embed(i)
-				done[i] = true
+				out := embed(i)
+				if ctx.Err() != nil {
+					return
+				}
+				outcomes[i], done[i] = out, true
 			}
 		}()
 	}
@@ -320,10 +324,13 @@ func explainFirst(failures []Failure, k int) []int {
 const maxTraced = 64
 
 // embedsSomewhere tries the abstract structures in order.
-func embedsSomewhere(c *tvl.Structure, abs []*tvl.Structure, maxSteps int, active *tvl.Pred) tvl.EmbedOutcome {
+func embedsSomewhere(ctx context.Context, c *tvl.Structure, abs []*tvl.Structure, maxSteps int, active *tvl.Pred) tvl.EmbedOutcome {
 	out := tvl.NoEmbedding
 	for _, a := range abs {
-		switch _, r := tvl.EmbeddingOptional(c, a, maxSteps, active); r {
+		if ctx.Err() != nil {
+			return tvl.Undecided
+		}
+		switch _, r := tvl.EmbeddingOptionalContext(ctx, c, a, maxSteps, active); r {
 		case tvl.Embeds:
 			return tvl.Embeds
 		case tvl.Undecided:
@@ -348,12 +355,15 @@ func existing(c *tvl.Structure, active *tvl.Pred) *tvl.Structure {
 
 // closest ranks the location's abstract structures by the fewest
 // mismatches of a map from c, and returns the first k.
-func closest(c *tvl.Structure, loc *engine.LocationResult, k int) []Candidate {
+func closest(ctx context.Context, c *tvl.Structure, loc *engine.LocationResult, k int) []Candidate {
 	if loc == nil {
 		return nil
 	}
 	var cs []Candidate
 	for i, a := range loc.Structures.All() {
+		if ctx.Err() != nil {
+			break // the report is incomplete; the candidates so far
+		}
 		f, ms := tvl.Closest(c, a, 200_000)
 		cs = append(cs, Candidate{Index: i, Structure: a, Map: f, Mismatches: ms})
 	}

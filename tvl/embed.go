@@ -1,6 +1,7 @@
 package tvl
 
 import (
+	"context"
 	"fmt"
 	"sort"
 
@@ -49,6 +50,13 @@ func Embedding(c, a *Structure, maxSteps int) (f []int, out EmbedOutcome) {
 // so a state need not have anything it stands for. may nil is
 // Embedding.
 func EmbeddingOptional(c, a *Structure, maxSteps int, may *Pred) (f []int, out EmbedOutcome) {
+	return EmbeddingOptionalContext(context.Background(), c, a, maxSteps, may)
+}
+
+// EmbeddingOptionalContext is EmbeddingOptional that gives up (Undecided)
+// soon after ctx ends: it checks ctx every 1,024 tentative assignments
+// (a search of a million steps takes seconds).
+func EmbeddingOptionalContext(ctx context.Context, c, a *Structure, maxSteps int, may *Pred) (f []int, out EmbedOutcome) {
 	if c.voc != a.voc || !nullaryLeq(c, a) {
 		return nil, NoEmbedding
 	}
@@ -63,6 +71,7 @@ func EmbeddingOptional(c, a *Structure, maxSteps int, may *Pred) (f []int, out E
 	if e == nil {
 		return nil, NoEmbedding
 	}
+	e.ctx = ctx
 	if e.search(0) {
 		return e.f, Embeds
 	}
@@ -120,6 +129,7 @@ type embedSearch struct {
 	steps    int
 	maxSteps int
 	gaveUp   bool
+	ctx      context.Context // gives up when it ends
 }
 
 // newEmbedSearch prepares the search, or returns nil when some individual
@@ -180,7 +190,7 @@ func (e *embedSearch) search(k int) bool {
 	}()
 	for _, w := range e.cand[u] {
 		e.steps++
-		if e.maxSteps > 0 && e.steps > e.maxSteps {
+		if e.maxSteps > 0 && e.steps > e.maxSteps || e.steps&1023 == 0 && e.ctx.Err() != nil {
 			e.gaveUp = true
 			return false
 		}

@@ -31,6 +31,9 @@ type state struct {
 	// to be refilled rather than allocated again (Coerce resets after
 	// every sharpening).
 	spare []*closure
+	// shared, when set, holds the closures of tables no structure can
+	// write any more, across bindings.
+	shared *ClosureCache
 }
 
 // closureFor returns cache slot i's closure matrices sized for the
@@ -121,6 +124,13 @@ func (b *Bound) Rebind(s *Structure) {
 	b.st.s = s
 	clear(b.st.tc)
 }
+
+// ShareClosures makes b take the closures of binary predicates that the
+// bound structure cannot write (tables it shares with other structures,
+// frozen or interned ones) from cc, and put those it computes there:
+// formulas bound in turn to the same structures (a Coercer's
+// constraints) compute each such closure once.
+func (b *Bound) ShareClosures(cc *ClosureCache) { b.st.shared = cc }
 
 // Reset forgets cached closures, after the structure was changed.
 func (b *Bound) Reset() {
@@ -424,8 +434,10 @@ func (c *compiler) closureNode(g *logic.Closure) (evalNode, error) {
 	return func(st *state) Kleene {
 		m := st.tc[cache]
 		if m == nil {
-			m = st.closureFor(cache)
-			closeTable(m, st.s.binary[idx], st.s.n, st.s.stride)
+			if m = st.shared.lookup(st.s, idx); m == nil {
+				m = st.closureFor(cache)
+				closeTable(m, st.s.binary[idx], st.s.n, st.s.stride)
+			}
 			st.tc[cache] = m
 		}
 		u, w := st.env[a], st.env[b]
