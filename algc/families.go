@@ -40,10 +40,21 @@ func (c *compiler) family(n *alg.PredName) (*instrument, string) {
 	name := n.String()
 	switch n.Name {
 	case "succ":
+		// succ[x,y] (y's node is x's link successor) or succ[x,y,f]
+		// (y's node is x's node's f, another pointer field).
+		F := L
+		if len(args) == 3 {
+			F = args[2]
+			if k, ok := c.s.fields[F]; !ok || !isNode(k) {
+				return nil, fmt.Sprintf("%s: %s is not a pointer field", name, F)
+			}
+			args = args[:2]
+		}
 		if e := need(2); e != "" {
 			return nil, e
 		}
 		x, y := args[0], args[1]
+		L := F
 		return &instrument{name: name, pair: [2]string{x, y}, decl: fmt.Sprintf("%%i %s(v) = E(u_1, u_2) %s(v, u_1) & %s(v, u_2) & %s(u_1, u_2)%s", name, x, y, L, threadPred),
 			rules: []string{
 				fmt.Sprintf("%%r (E(v_3) %s(v_3) & %s(v_3, v_1) & %s(v_3, v_2)) ==> %s(v_1, v_2)", name, x, y, L),
@@ -84,6 +95,8 @@ func (c *compiler) family(n *alg.PredName) (*instrument, string) {
 		return c.onFamily(args)
 	case "inv", "self":
 		return c.fieldFamily(n.Name, name, args)
+	case "rcommutes", "rcommutes2":
+		return c.rcommutesFamily(n.Name, args)
 	case "opval":
 		if len(args) == 0 || len(args) > 2 {
 			return nil, "opval takes a node variable and, optionally, a data variable: opval[n] or opval[n,lv]"
@@ -119,7 +132,7 @@ func (c *compiler) family(n *alg.PredName) (*instrument, string) {
 				fmt.Sprintf("%%r %s(v) ==> has[%s](v)", name, d),
 			}}, ""
 	}
-	return nil, fmt.Sprintf("unknown instrumentation family %s (the generator knows succ[x,y], opval[x], same[x,y], same[x,X], on[x,X], ordered[x,y], past[x,X], inv[f,g] and self[f]; others can be written in a tvp block)", n.Name)
+	return nil, fmt.Sprintf("unknown instrumentation family %s (the generator knows succ[x,y], succ[x,y,f], opval[x], same[x,y], same[x,X], on[x,X], ordered[x,y], past[x,X], inv[f,g], self[f], rcommutes and rcommutes2; others can be written in a tvp block)", n.Name)
 }
 
 // pastFamily is past[x,X]: thread variable x holds a node that the shared
