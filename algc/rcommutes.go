@@ -64,6 +64,13 @@ func (c *compiler) tailRelation(in *instruments) {
 	in.add(&instrument{name: "has_T[spec]", decl: "%i has_T[spec](v) = E(u) Tail_S(u) & spec(v, u)", rules: []string{
 		"%r has_T[spec](v_1) & Tail_S(v_2) ==> spec(v_1, v_2)",
 	}})
+	// first_S(s): s is the specification's first value node (Head_S's
+	// successor), kept apart from the other specification nodes, so that
+	// the relation of Head's node to it stays exact when the node related
+	// to Head_S is freed and reused.
+	in.add(&instrument{name: "first_S", decl: fmt.Sprintf("%%i first_S(v) = E(u) Head_S(u) & %s(u, v)", L), rules: []string{
+		fmt.Sprintf("%%r first_S(v_1) & Head_S(v_2) ==> %s(v_2, v_1)", L),
+	}})
 	in.add(&instrument{name: "pre_S[spec]", decl: fmt.Sprintf("%%i pre_S[spec](v) = E(u_1, u_2) %s(v, u_1) & spec(u_1, u_2) & Head_S(u_2)", L), rules: []string{
 		fmt.Sprintf("%%r pre_S[spec](v_1) & has_S[spec](v_2) ==> %s(v_1, v_2)", L),
 		fmt.Sprintf("%%r pre_S[spec](v_1) & !has_S[spec](v_2) ==> !%s(v_1, v_2)", L),
@@ -87,6 +94,9 @@ func (sp *specLib) rcommutesRemoval() []update {
 	if sp.gen.has("pre_S[spec]") {
 		// The nodes linking to the node of the new Head_S.
 		up = append(up, update{"pre_S[spec](v)", fmt.Sprintf("E(w, w_1, w_2) %s(v, w_2) & spec(w_2, w_1) & Head_S(w) & %s(w, w_1)", L, L)})
+	}
+	if sp.gen.has("first_S") {
+		up = append(up, update{"first_S(v)", fmt.Sprintf("E(w, w_1) Head_S(w) & %s(w, w_1) & %s(w_1, v)", L, L)})
 	}
 	if sp.gen.has("has_T[spec]") {
 		up = append(up, update{"has_T[spec](v)", "has_T[spec](v) & " + old})

@@ -160,6 +160,10 @@ func (sp *specLib) removeSteps(b *builder, value alg.Expr, at, next *loc, pos al
 	st := b.newStep(at, next, pos, fmt.Sprintf("linearisation point: the specification's %s() returns %s", op.Name, source(value)))
 	st.pre = fmt.Sprintf("!%s & !%s & !%s", done, sp.empty(), differs)
 	st.focus = focus
+	if sp.queue() && sp.gen.has("first_S") {
+		// The node that becomes the first value, kept apart by first_S.
+		st.focus = append(append([]string(nil), focus...), fmt.Sprintf("(E(w, w_1) Head_S(w) & %s(w, w_1) & %s(w_1, v))", L, L))
+	}
 	st.flags = map[string]bool{"doneLP": true}
 	b.g.threadVarsRead(value, st.reads)
 	sp.witnessReads(b, st.reads)
