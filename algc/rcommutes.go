@@ -103,3 +103,23 @@ func (sp *specLib) rcommutesRemoval() []update {
 	}
 	return up
 }
+
+// rcommutesInsert: an enqueue's linearisation point relates n's node to
+// a new specification node after Tail_S, which has no successor and is
+// no one's specification predecessor yet; so only n's node can gain
+// rcommutes (its link successor is related to the old Tail_S) or
+// rcommutes2 (the node two links on is), and no node loses either.
+// Written out: finite differencing's update of rcommutes2, four
+// quantifiers deep, took nearly all of the analysis' time.
+func (sp *specLib) rcommutesInsert(n string) []update {
+	L := sp.s.link
+	node := sched(n + "(ts, v)")
+	var up []update
+	if sp.gen.has("rcommutes") {
+		up = append(up, update{"rcommutes(v)", fmt.Sprintf("rcommutes(v) | %s & (E(w, w_1) %s(v, w) & spec(w, w_1) & Tail_S(w_1))", node, L)})
+	}
+	if sp.gen.has("rcommutes2") {
+		up = append(up, update{"rcommutes2(v)", fmt.Sprintf("rcommutes2(v) | %s & (E(w_0, w, w_1) %s(v, w_0) & %s(w_0, w) & spec(w, w_1) & Tail_S(w_1))", node, L, L)})
+	}
+	return up
+}

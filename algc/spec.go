@@ -130,6 +130,7 @@ func (sp *specLib) insertSteps(b *builder, at, next *loc, pos alg.Pos) {
 		if sp.queue() && sp.gen.has("has_T[spec]") {
 			// n's node is related to the new Tail_S.
 			up = append(up, update{"has_T[spec](v)", sched(n + "(ts, v)")})
+			up = append(up, sp.rcommutesInsert(n)...)
 		}
 		if sp.gen.has(fmt.Sprintf("opval[%s]", n)) {
 			// n's node holds the value: its new specification node
