@@ -40,28 +40,18 @@ func (c *compiler) family(n *alg.PredName) (*instrument, string) {
 	name := n.String()
 	switch n.Name {
 	case "succ":
-		// succ[x,y] (y's node is x's link successor) or succ[x,y,f]
-		// (y's node is x's node's f, another pointer field).
+		// succ[x,y,f]: over the pointer field f instead of the link.
 		F := L
 		if len(args) == 3 {
-			F = args[2]
-			if k, ok := c.s.fields[F]; !ok || !isNode(k) {
-				return nil, fmt.Sprintf("%s: %s is not a pointer field", name, F)
+			if k, ok := c.s.fields[args[2]]; !ok || !isNode(k) {
+				return nil, fmt.Sprintf("%s: %s is not a pointer field", name, args[2])
 			}
-			args = args[:2]
+			F, args = args[2], args[:2]
 		}
 		if e := need(2); e != "" {
 			return nil, e
 		}
-		x, y := args[0], args[1]
-		L := F
-		return &instrument{name: name, pair: [2]string{x, y}, decl: fmt.Sprintf("%%i %s(v) = E(u_1, u_2) %s(v, u_1) & %s(v, u_2) & %s(u_1, u_2)%s", name, x, y, L, threadPred),
-			rules: []string{
-				fmt.Sprintf("%%r (E(v_3) %s(v_3) & %s(v_3, v_1) & %s(v_3, v_2)) ==> %s(v_1, v_2)", name, x, y, L),
-				fmt.Sprintf("%%r (E(v_3) %s(v_1) & %s(v_1, v_3) & %s(v_3, v_2)) ==> %s(v_1, v_2)", name, x, L, y),
-				fmt.Sprintf("%%r %s(v) ==> has[%s](v)", name, x),
-				fmt.Sprintf("%%r %s(v) ==> has[%s](v)", name, y),
-			}}, ""
+		return succFamily(name, args[0], args[1], F), ""
 	case "same":
 		if len(args) == 2 && isNode(c.s.shared[args[1]]) && nodeVar(args[0]) == "" {
 			// same[x,X]: x points where the shared pointer X does.
@@ -245,4 +235,16 @@ func (c *compiler) fieldFamily(family, name string, args []string) (*instrument,
 			fmt.Sprintf("%%r %s(v_1) & %s(v_1, v_2) ==> %s(v_2, v_1)", name, f, g),
 			fmt.Sprintf("%%r %s(v_1) & !%s(v_2, v_1) ==> !%s(v_1, v_2)", name, g, f),
 		}}, ""
+}
+
+// succFamily is succ[x,y] (y's node is x's link successor L) or
+// succ[x,y,f] (y's node is x's node's f, another pointer field).
+func succFamily(name, x, y, L string) *instrument {
+	return &instrument{name: name, pair: [2]string{x, y}, decl: fmt.Sprintf("%%i %s(v) = E(u_1, u_2) %s(v, u_1) & %s(v, u_2) & %s(u_1, u_2)%s", name, x, y, L, threadPred),
+		rules: []string{
+			fmt.Sprintf("%%r (E(v_3) %s(v_3) & %s(v_3, v_1) & %s(v_3, v_2)) ==> %s(v_1, v_2)", name, x, y, L),
+			fmt.Sprintf("%%r (E(v_3) %s(v_1) & %s(v_1, v_3) & %s(v_3, v_2)) ==> %s(v_1, v_2)", name, x, L, y),
+			fmt.Sprintf("%%r %s(v) ==> has[%s](v)", name, x),
+			fmt.Sprintf("%%r %s(v) ==> has[%s](v)", name, y),
+		}}
 }
