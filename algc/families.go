@@ -40,17 +40,18 @@ func (c *compiler) family(n *alg.PredName) (*instrument, string) {
 	name := n.String()
 	switch n.Name {
 	case "succ":
+		// succ[x,y,f]: over the pointer field f instead of the link.
+		F := L
+		if len(args) == 3 {
+			if k, ok := c.s.fields[args[2]]; !ok || !isNode(k) {
+				return nil, fmt.Sprintf("%s: %s is not a pointer field", name, args[2])
+			}
+			F, args = args[2], args[:2]
+		}
 		if e := need(2); e != "" {
 			return nil, e
 		}
-		x, y := args[0], args[1]
-		return &instrument{name: name, pair: [2]string{x, y}, decl: fmt.Sprintf("%%i %s(v) = E(u_1, u_2) %s(v, u_1) & %s(v, u_2) & %s(u_1, u_2)%s", name, x, y, L, threadPred),
-			rules: []string{
-				fmt.Sprintf("%%r (E(v_3) %s(v_3) & %s(v_3, v_1) & %s(v_3, v_2)) ==> %s(v_1, v_2)", name, x, y, L),
-				fmt.Sprintf("%%r (E(v_3) %s(v_1) & %s(v_1, v_3) & %s(v_3, v_2)) ==> %s(v_1, v_2)", name, x, L, y),
-				fmt.Sprintf("%%r %s(v) ==> has[%s](v)", name, x),
-				fmt.Sprintf("%%r %s(v) ==> has[%s](v)", name, y),
-			}}, ""
+		return succFamily(name, args[0], args[1], F), ""
 	case "same":
 		if len(args) == 2 && isNode(c.s.shared[args[1]]) && nodeVar(args[0]) == "" {
 			// same[x,X]: x points where the shared pointer X does.
@@ -84,6 +85,8 @@ func (c *compiler) family(n *alg.PredName) (*instrument, string) {
 		return c.onFamily(args)
 	case "inv", "self":
 		return c.fieldFamily(n.Name, name, args)
+	case "rcommutes", "rcommutes2":
+		return c.rcommutesFamily(n.Name, args)
 	case "opval":
 		if len(args) == 0 || len(args) > 2 {
 			return nil, "opval takes a node variable and, optionally, a data variable: opval[n] or opval[n,lv]"
@@ -119,7 +122,7 @@ func (c *compiler) family(n *alg.PredName) (*instrument, string) {
 				fmt.Sprintf("%%r %s(v) ==> has[%s](v)", name, d),
 			}}, ""
 	}
-	return nil, fmt.Sprintf("unknown instrumentation family %s (the generator knows succ[x,y], opval[x], same[x,y], same[x,X], on[x,X], ordered[x,y], past[x,X], inv[f,g] and self[f]; others can be written in a tvp block)", n.Name)
+	return nil, fmt.Sprintf("unknown instrumentation family %s (the generator knows succ[x,y], succ[x,y,f], opval[x], same[x,y], same[x,X], on[x,X], ordered[x,y], past[x,X], inv[f,g], self[f], rcommutes and rcommutes2; others can be written in a tvp block)", n.Name)
 }
 
 // pastFamily is past[x,X]: thread variable x holds a node that the shared
@@ -232,4 +235,16 @@ func (c *compiler) fieldFamily(family, name string, args []string) (*instrument,
 			fmt.Sprintf("%%r %s(v_1) & %s(v_1, v_2) ==> %s(v_2, v_1)", name, f, g),
 			fmt.Sprintf("%%r %s(v_1) & !%s(v_2, v_1) ==> !%s(v_1, v_2)", name, g, f),
 		}}, ""
+}
+
+// succFamily is succ[x,y] (y's node is x's link successor L) or
+// succ[x,y,f] (y's node is x's node's f, another pointer field).
+func succFamily(name, x, y, L string) *instrument {
+	return &instrument{name: name, pair: [2]string{x, y}, decl: fmt.Sprintf("%%i %s(v) = E(u_1, u_2) %s(v, u_1) & %s(v, u_2) & %s(u_1, u_2)%s", name, x, y, L, threadPred),
+		rules: []string{
+			fmt.Sprintf("%%r (E(v_3) %s(v_3) & %s(v_3, v_1) & %s(v_3, v_2)) ==> %s(v_1, v_2)", name, x, y, L),
+			fmt.Sprintf("%%r (E(v_3) %s(v_1) & %s(v_1, v_3) & %s(v_3, v_2)) ==> %s(v_1, v_2)", name, x, L, y),
+			fmt.Sprintf("%%r %s(v) ==> has[%s](v)", name, x),
+			fmt.Sprintf("%%r %s(v) ==> has[%s](v)", name, y),
+		}}
 }

@@ -79,6 +79,7 @@ func (c *compiler) generateInstruments() {
 		c.listInstruments(in)
 	}
 	c.requested(in)
+	c.tailRelation(in)
 	c.collapsedInstruments(in)
 	c.partnerInstruments(in)
 }

@@ -90,6 +90,13 @@ func (b *builder) reuseSteps(l *loc, st *alg.AssignStmt, after *loc) {
 	take.focus = append(take.focus, "reuse_pick(v)")
 	take.pre = "E(w) reuse_pick(w)"
 	take.updates = append(take.updates, update{"freed(v)", "freed(v) & !reuse_pick(v)"}, update{"reuse_pick(v)", "0"})
+	if b.spec.relation && b.spec.queue() && b.spec.gen.has("rcommutes") {
+		// A queue linked newest to oldest frees the node whose value it
+		// returned, still related to Head_S (docs/lms-queue.md): reused,
+		// the node stands for no specification node until its enqueue's
+		// linearisation point relates it anew.
+		take.updates = append(take.updates, update{"spec(v_1, v_2)", "spec(v_1, v_2) & !reuse_pick(v_1)"})
+	}
 	take.writes[x.Name] = true
 	b.staleOnRebase(take, x.Name)
 	take.assigns = append(take.assigns, &threadAssign{name: x.Name, val: "reuse_pick(v_2)", reuse: true})

@@ -127,6 +127,11 @@ func (sp *specLib) insertSteps(b *builder, at, next *loc, pos alg.Pos) {
 		node := sched(n + "(ts, v_1)")
 		up = append(up, update{"spec(v_1, v_2)", "spec(v_1, v_2) | " + node + " & isNew(v_2)"})
 		st.focus = append(st.focus, sched(n+"(ts, v)"))
+		if sp.queue() && sp.gen.has("has_T[spec]") {
+			// n's node is related to the new Tail_S.
+			up = append(up, update{"has_T[spec](v)", sched(n + "(ts, v)")})
+			up = append(up, sp.rcommutesInsert(n)...)
+		}
 		if sp.gen.has(fmt.Sprintf("opval[%s]", n)) {
 			// n's node holds the value: its new specification node
 			// matches it.
@@ -159,6 +164,10 @@ func (sp *specLib) removeSteps(b *builder, value alg.Expr, at, next *loc, pos al
 	st := b.newStep(at, next, pos, fmt.Sprintf("linearisation point: the specification's %s() returns %s", op.Name, source(value)))
 	st.pre = fmt.Sprintf("!%s & !%s & !%s", done, sp.empty(), differs)
 	st.focus = focus
+	if sp.queue() && sp.gen.has("first_S") {
+		// The node that becomes the first value, kept apart by first_S.
+		st.focus = append(append([]string(nil), focus...), fmt.Sprintf("(E(w, w_1) Head_S(w) & %s(w, w_1) & %s(w_1, v))", L, L))
+	}
 	st.flags = map[string]bool{"doneLP": true}
 	b.g.threadVarsRead(value, st.reads)
 	sp.witnessReads(b, st.reads)
@@ -173,7 +182,7 @@ func (sp *specLib) removeSteps(b *builder, value alg.Expr, at, next *loc, pos al
 	}
 	fails := b.newStep(at, nil, pos, fmt.Sprintf("linearisation point of %s fails", op.Name))
 	fails.pre = fmt.Sprintf("%s | %s | %s", done, sp.empty(), differs)
-	fails.focus = focus[1:]
+	fails.focus = focus
 	b.g.threadVarsRead(value, fails.reads)
 	fails.msgs = []message{
 		{done, fmt.Sprintf("linearisability: %s linearises twice %s", op.Name, sp.where(b, pos))},
@@ -209,6 +218,9 @@ func (sp *specLib) removeUpdates(op *alg.OpDecl) []update {
 		// the implementation's garbage, which would let the abstraction
 		// link implementation nodes to specification nodes.
 		{"gone_S(v)", "Head_S(v)"},
+	}
+	if sp.queue() {
+		up = append(up, sp.rcommutesRemoval()...)
 	}
 	if sp.deque() {
 		// The deque's only node was both ends.
@@ -268,6 +280,8 @@ func (sp *specLib) witnessReads(b *builder, reads map[string]bool) {
 				fact = sp.opvalOf(ld.base, ld.dst)
 			case sp.s.link:
 				fact = "succ[" + ld.base + "," + ld.dst + "]"
+			default:
+				fact = "succ[" + ld.base + "," + ld.dst + "," + ld.field + "]"
 			}
 			if fact != "" && sp.gen.has(fact) {
 				reads[ld.base] = true

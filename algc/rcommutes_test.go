@@ -1,0 +1,62 @@
+package algc
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+// The Ladan-Mozes–Shavit queue links its nodes newest to oldest:
+// rcommutes, rcommutes2, has_T[spec], pre_S[spec] and succ[x,y,f]
+// compile to their definitions and rules, and a dequeue's removal keeps
+// them (docs/lms-queue.md).
+func TestRCommutes(t *testing.T) {
+	out := compileFile(t, "../programs/queue/lms.alg")
+	for _, want := range []string{
+		"%i rcommutes(v) = E(u_1, u_2, u_3) next(v, u_1) & spec(v, u_2) & next(u_3, u_2) & spec(u_1, u_3)",
+		"%r (E(v_3, v_4) rcommutes(v_1) & next(v_1, v_3) & spec(v_3, v_4) & next(v_4, v_2)) ==> spec(v_1, v_2)",
+		"%i rcommutes2(v) = E(u_0, u_1, u_2, u_3) next(v, u_0) & next(u_0, u_1) & spec(v, u_2) & next(u_3, u_2) & spec(u_1, u_3)",
+		"%r (E(v_3, v_4, v_5) rcommutes2(v_1) & next(v_1, v_5) & next(v_5, v_3) & spec(v_3, v_4) & next(v_4, v_2)) ==> spec(v_1, v_2)",
+		"%i has_T[spec](v) = E(u) Tail_S(u) & spec(v, u)",
+		"%r pre_S[spec](v_1) & has_S[spec](v_2) ==> next(v_1, v_2)",
+		"%i succ[head,fnp,prev](v) = E(u_1, u_2) head(v, u_1) & fnp(v, u_2) & prev(u_1, u_2) THREAD_PRED",
+		// The enqueue's node is related to the new Tail_S.
+		"has_T[spec](v) = (E(ts) tr_scheduled(ts) & n(ts, v))",
+		// A removal: the node related to the old Head_S and those one
+		// link before it lose rcommutes.
+		"rcommutes(v) = rcommutes(v) & !(E(w) spec(v, w) & Head_S(w)) & !(E(w, w_1) next(v, w_1) & spec(w_1, w) & Head_S(w))",
+		"pre_S[spec](v) = E(w, w_1, w_2) next(v, w_2) & spec(w_2, w_1) & Head_S(w) & next(w, w_1)",
+	} {
+		if !strings.Contains(out.TVP, want) {
+			t.Errorf("model lacks %q", want)
+		}
+	}
+}
+
+func TestRCommutesErrors(t *testing.T) {
+	src, err := os.ReadFile("../programs/queue/lms.alg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for bad, want := range map[string]string{
+		"rcommutes[next]":       "rcommutes takes no arguments",
+		"succ[head,fnp,val]":    "succ[head,fnp,val]: val is not a pointer field",
+		"succ[head,fnp,nosuch]": "succ[head,fnp,nosuch]: nosuch is not a pointer field",
+	} {
+		text := strings.Replace(string(src), "same[head,tail], rcommutes,", "same[head,tail], "+bad+",", 1)
+		if text == string(src) {
+			t.Fatal("lms.alg's instrument line changed: the test no longer edits it")
+		}
+		if _, err := Compile("lms.alg", []byte(text)); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: error %v, want %q", bad, err, want)
+		}
+	}
+	stack, err := os.ReadFile("../programs/stack/treiber.alg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Replace(string(stack), "spec stack;", "spec stack;\ninstrument add rcommutes;", 1)
+	if _, err := Compile("treiber.alg", []byte(text)); err == nil || !strings.Contains(err.Error(), "rcommutes needs a queue specification") {
+		t.Errorf("rcommutes on a stack: error %v", err)
+	}
+}
