@@ -293,7 +293,7 @@ func TestPastAndOrdered(t *testing.T) {
 // finite differencing.
 func TestAnyValueAndCommutes(t *testing.T) {
 	out := compileFile(t, "../programs/queue/dglm.alg")
-	st := action(out.TVP, "init, line 25: dummy.val = any")
+	st := action(out.TVP, "init, line 24: dummy.val = any")
 	for _, want := range []string{
 		"val(v_1, v_2) = ((E(ts) tr_scheduled(ts) & dummy(ts, v_1)) ? (E(ts) tr_scheduled(ts) & is_data(v_2) & 1/2) : val(v_1, v_2))",
 		"has[val](v) = ((E(ts) tr_scheduled(ts) & dummy(ts, v)) ? (E(ts) tr_scheduled(ts) & 1) : has[val](v))",
