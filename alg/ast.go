@@ -6,6 +6,7 @@ type Program struct {
 	Name         string
 	Spec         *SpecDecl         // nil only in a program with errors
 	Interleaving *InterleavingDecl // nil: restricted
+	Garbage      *GarbageDecl      // nil: some (with collapsed threads)
 	Types        []*TypeDecl
 	Shared       []*VarDecl
 	Locals       []*VarDecl // thread-local variables common to all operations
@@ -25,6 +26,15 @@ type SpecDecl struct {
 // points at operation entry and at yield statements) or "full" (every
 // statement outside atomic blocks is a step).
 type InterleavingDecl struct {
+	Pos  Pos
+	Mode string
+}
+
+// GarbageDecl chooses the initial heap of a run with collapsed threads:
+// "some" (the default: nodes no one reaches, into which later garbage
+// merges) or "none" (only what init builds). Either is sound, garbage
+// being unreachable; which is faster depends on the program.
+type GarbageDecl struct {
 	Pos  Pos
 	Mode string
 }

@@ -131,7 +131,7 @@ func (p *parser) protect(f func(), sync func()) {
 	f()
 }
 
-var declWords = map[string]bool{"spec": true, "interleaving": true, "type": true,
+var declWords = map[string]bool{"spec": true, "interleaving": true, "garbage": true, "type": true,
 	"shared": true, "local": true, "instrument": true, "tvp": true, "op": true, "init": true}
 
 // syncDecl skips to the next declaration keyword at brace depth 0.
@@ -186,7 +186,7 @@ func (p *parser) syncStmt() {
 func (p *parser) decl(prog *Program) {
 	t := p.tok()
 	if t.kind != tIdent || !declWords[t.text] {
-		p.fail(t.pos, "expected a declaration (spec, interleaving, type, shared, local, instrument, tvp, init or op), found %s", t)
+		p.fail(t.pos, "expected a declaration (spec, interleaving, garbage, type, shared, local, instrument, tvp, init or op), found %s", t)
 	}
 	p.next()
 	switch t.text {
@@ -209,6 +209,17 @@ func (p *parser) decl(prog *Program) {
 			return
 		}
 		prog.Interleaving = &InterleavingDecl{Pos: t.pos, Mode: m.text}
+	case "garbage":
+		m := p.ident("`some` or `none`")
+		if m.text != "some" && m.text != "none" {
+			p.fail(m.pos, "garbage is `some` or `none`, not %s", m.text)
+		}
+		p.expect(";")
+		if prog.Garbage != nil {
+			p.e.add(t.pos, "duplicate garbage declaration")
+			return
+		}
+		prog.Garbage = &GarbageDecl{Pos: t.pos, Mode: m.text}
 	case "type":
 		d := &TypeDecl{Pos: t.pos, Name: p.ident("a type name").text}
 		p.expect("{")

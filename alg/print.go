@@ -14,6 +14,9 @@ func Print(p *Program) string {
 	if p.Spec != nil {
 		w.line(0, "spec %s;", p.Spec.Name)
 	}
+	if p.Garbage != nil {
+		w.line(0, "garbage %s;", p.Garbage.Mode)
+	}
 	if p.Interleaving != nil {
 		w.line(0, "interleaving %s;", p.Interleaving.Mode)
 	}

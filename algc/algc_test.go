@@ -307,3 +307,14 @@ func TestAnyValueAndCommutes(t *testing.T) {
 		t.Errorf("the enqueue's specification step lacks %q:\n%s", want, lp)
 	}
 }
+
+// `garbage none;` leaves the initial garbage out of collapsed runs;
+// without it a program of one node type with a link has it.
+func TestGarbageDeclaration(t *testing.T) {
+	if out := compileFile(t, "../programs/queue/dglm.alg"); strings.Contains(out.TVS, "#define GARBAGE") {
+		t.Errorf("dglm.alg declares garbage none, but its input defines GARBAGE:\n%s", out.TVS)
+	}
+	if out := compileFile(t, "../programs/queue/msqueue.alg"); !strings.Contains(out.TVS, "#define GARBAGE") {
+		t.Errorf("msqueue.alg's input has no garbage:\n%s", out.TVS)
+	}
+}

@@ -532,6 +532,9 @@ func (c *compiler) vacuousTVS(garbage bool) string {
 // is a heap shape of its own: the collapsed stack stores 369 structures
 // with it, 1,292 without. "" when there is none.
 func (c *compiler) garbageTVS() string {
+	if g := c.s.prog.Garbage; g != nil && g.Mode == "none" {
+		return ""
+	}
 	if c.s.frees || c.s.link == "" || len(c.s.prog.Types) != 1 {
 		return ""
 	}
