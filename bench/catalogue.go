@@ -108,6 +108,11 @@ func runCatalogueTable(o options, doc, scratch string, stdout io.Writer) int {
 			fmt.Fprintf(&table, "| %s | %s | %s | — | — | not settled | %s | %s | `%s` |\n", e.Algorithm, e.Variant, e.Threads(), cell(e.Published), cell(e.Note), e.Name)
 			continue
 		}
+		if e.Bench && o.skipBench {
+			fmt.Fprintf(&table, "| %s | %s | %s | %s | — | %s, not run (a bench entry: the catalogue's count) | %s | %s | `%s` |\n", e.Algorithm, e.Variant, e.Threads(), thousands(e.Stored),
+				e.Expect, cell(e.Published), cell(e.Note), e.Name)
+			continue
+		}
 		c := cases[slices.IndexFunc(cases, func(c benchCase) bool { return c.entry.Name == e.Name })]
 		fmt.Fprintf(stdout, "%s ...\n", e.Name)
 		r := runTVLA(o, o.bin, c, scratch)

@@ -93,6 +93,9 @@ type options struct {
 	// catalogueTable is the Markdown file whose results table
 	// -catalogue-table rewrites.
 	catalogueTable string
+	// skipBench leaves the catalogue's bench entries out of the
+	// table's runs: their rows give the catalogue's count, no time.
+	skipBench bool
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
@@ -166,6 +169,7 @@ func parseFlags(args []string, stderr io.Writer) (o options, names []string, lis
 	fs.IntVar(&o.repeat, "repeat", 1, "run each build `N` times per case, alternating, and report the median times")
 	fs.BoolVar(&o.memory, "memory", false, "instead of the cases, report bytes per stored structure of the uncollapsed Michael–Scott queue (with -base: of both builds)")
 	fs.IntVar(&o.memoryStructures, "memory-structures", 300000, "the --max-structures of -memory")
+	fs.BoolVar(&o.skipBench, "skip-bench", false, "with -catalogue-table, do not run the entries marked bench (the slow ones): their rows give the catalogue's stored count and no time")
 	fs.StringVar(&o.catalogueTable, "catalogue-table", "", "instead of the cases, run every settled entry of programs/catalogue.toml and write the results table into the Markdown `FILE` (between its markers)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: go run ./bench [flags] [CASE|GROUP|all ...]")
