@@ -1,5 +1,7 @@
 package alg
 
+import "fmt"
+
 // MaxDepth bounds the nesting of blocks and expressions.
 const MaxDepth = 100
 
@@ -183,6 +185,21 @@ func (p *parser) syncStmt() {
 	}
 }
 
+// mode parses the rest of a declaration `WORD a;` or `WORD b;` (t is
+// WORD): its mode, and false when it repeats an earlier one.
+func (p *parser) mode(t token, seen bool, a, b string) (string, bool) {
+	m := p.ident(fmt.Sprintf("`%s` or `%s`", a, b))
+	if m.text != a && m.text != b {
+		p.fail(m.pos, "%s is `%s` or `%s`, not %s", t.text, a, b, m.text)
+	}
+	p.expect(";")
+	if seen {
+		p.e.add(t.pos, "duplicate %s declaration", t.text)
+		return "", false
+	}
+	return m.text, true
+}
+
 func (p *parser) decl(prog *Program) {
 	t := p.tok()
 	if t.kind != tIdent || !declWords[t.text] {
@@ -199,27 +216,13 @@ func (p *parser) decl(prog *Program) {
 		}
 		prog.Spec = d
 	case "interleaving":
-		m := p.ident("`restricted` or `full`")
-		if m.text != "restricted" && m.text != "full" {
-			p.fail(m.pos, "interleaving is `restricted` or `full`, not %s", m.text)
+		if m, ok := p.mode(t, prog.Interleaving != nil, "restricted", "full"); ok {
+			prog.Interleaving = &InterleavingDecl{Pos: t.pos, Mode: m}
 		}
-		p.expect(";")
-		if prog.Interleaving != nil {
-			p.e.add(t.pos, "duplicate interleaving declaration")
-			return
-		}
-		prog.Interleaving = &InterleavingDecl{Pos: t.pos, Mode: m.text}
 	case "garbage":
-		m := p.ident("`some` or `none`")
-		if m.text != "some" && m.text != "none" {
-			p.fail(m.pos, "garbage is `some` or `none`, not %s", m.text)
+		if m, ok := p.mode(t, prog.Garbage != nil, "some", "none"); ok {
+			prog.Garbage = &GarbageDecl{Pos: t.pos, Mode: m}
 		}
-		p.expect(";")
-		if prog.Garbage != nil {
-			p.e.add(t.pos, "duplicate garbage declaration")
-			return
-		}
-		prog.Garbage = &GarbageDecl{Pos: t.pos, Mode: m.text}
 	case "type":
 		d := &TypeDecl{Pos: t.pos, Name: p.ident("a type name").text}
 		p.expect("{")
