@@ -15,7 +15,19 @@ import (
 // the rename (worth it for one summary, not for hundreds of pictures).
 // The file is readable by all, as files made by os.Create are under the
 // usual umask.
+//
+// A path that is a device, a pipe or a socket (--json /dev/null,
+// /dev/stdout, a FIFO) is written into, not renamed over: a rename would
+// put a regular file in its place (as root, a /dev/null every other
+// program then fails to open). A symbolic link is followed, so that the
+// file it names is replaced and the link stays.
 func Write(path string, data []byte, sync bool) error {
+	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
+		return writeInto(path, data)
+	}
+	if target, err := filepath.EvalSymlinks(path); err == nil {
+		path = target
+	}
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
 	if err != nil {
 		return err
@@ -56,4 +68,17 @@ func renameCause(path string, err error) error {
 		return le.Err
 	}
 	return err
+}
+
+// writeInto writes data into a file that is not a regular one, as it is.
+func writeInto(path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
