@@ -66,3 +66,24 @@ func TestDecompositionExamplesAsTheReference(t *testing.T) {
 		})
 	}
 }
+
+// The modular non-blocking queue of the reference's decomposition folder,
+// under the classic engine: its SuccCAS_Next overwrites a next field in
+// one action, and the closure tc[n] must keep the paths the overwrite
+// does not break (docs/reference-differences.md). We stored 202 here
+// before; the reference's counts per location.
+func TestModularQueueAsTheReference(t *testing.T) {
+	if _, err := os.Stat(refDecomposition); err != nil {
+		t.Skip("no reference examples at " + refDecomposition)
+	}
+	dir := filepath.Join(refDecomposition, "linearization_nbq", "unbounded", "modular")
+	s := runSummary(t, 0, "run", filepath.Join(dir, "nbq.tvp"), filepath.Join(dir, "nbq.tvs"), "--json", "-", "-q")
+	want := map[string]int{
+		"pre_schedule": 45, "l_ready": 44, "li_1": 3, "li_2a": 3, "li_3": 3, "li_4": 3, "li_5": 3, "li_7": 3,
+		"li_8": 3, "li_2": 3, "li_exit": 3, "ld_1": 3, "ld_1a": 3, "ld_2": 3, "ld_3": 3, "ld_4": 4, "ld_5": 4,
+		"ld_8": 3, "ld_6": 1, "ld_exit": 1, "l_dispatch": 3,
+	}
+	if got := counts(s); !reflect.DeepEqual(got, want) || s.StructuresStored != 144 || s.Messages != 0 {
+		t.Errorf("%d stored, %d messages, per location %v; the reference: 144, 0, %v", s.StructuresStored, s.Messages, got, want)
+	}
+}
