@@ -101,11 +101,6 @@ var embedCases = []embedCase{
 	// The compiled queue's collapsed model (past[sshead,Head] and
 	// ordered[sshead,sstail] checked against their definitions).
 	{program: "queue/msqueue.alg", defines: []string{"THREADS=1", "PURE_INIT", "COLLAPSE_THREADS"}, depth: 30, minConcrete: 181},
-	// The tagged queue's collapsed model with two concrete threads: the
-	// stale-guarded past and ordered, and the stale flags, checked
-	// against their definitions (about 25 s of CPU, mostly the abstract
-	// run).
-	{program: "queue/msqueue-tagged.alg", defines: []string{"THREADS=1", "PURE_INIT", "COLLAPSE_THREADS"}, copies: 2, threads: 2, depth: 60, minConcrete: 400},
 }
 
 // catalogueEmbedCases are the embedding checks of the catalogue's
