@@ -153,10 +153,11 @@ func (c *compiler) pastFamily(n *alg.PredName, args []string) (*instrument, stri
 		return nil, fmt.Sprintf("%s: %s is not a shared pointer of the list type", name, X)
 	}
 	r := "reach[" + X + "]"
+	g, ng := c.staleGuard(x)
 	return &instrument{name: name, collapsed: true, vacuous: true,
-		decl: fmt.Sprintf("%%i %s(v) = !(E(u) %s(v, u) & %s(u) & !%s(u)) nonabs", name, x, r, X),
+		decl: fmt.Sprintf("%%i %s(v) = %s!(E(u) %s(v, u) & %s(u) & !%s(u)) nonabs", name, g, x, r, X),
 		rules: []string{
-			fmt.Sprintf("%%r %s(v_1) & %s(v_2) & !%s(v_2) ==> !%s(v_1, v_2)", name, r, X, x),
+			fmt.Sprintf("%%r %s(v_1)%s & %s(v_2) & !%s(v_2) ==> !%s(v_1, v_2)", name, ng, r, X, x),
 		}}, ""
 }
 
@@ -189,11 +190,29 @@ func (c *compiler) orderedFamily(name, x, y string) (*instrument, string) {
 		return nil, fmt.Sprintf("%s needs a shared pointer of the list type, whose reachability orders the nodes", name)
 	}
 	r := "reach[" + heads[0] + "]"
+	g, ng := c.staleGuard(x)
 	return &instrument{name: name, collapsed: true, vacuous: true, pair: [2]string{x, y},
-		decl: fmt.Sprintf("%%i %s(v) = !(E(u_1, u_2) %s(v, u_1) & %s(v, u_2) & %s(u_1) & !%s(u_2)) nonabs", name, x, y, r, r),
+		decl: fmt.Sprintf("%%i %s(v) = %s!(E(u_1, u_2) %s(v, u_1) & %s(v, u_2) & %s(u_1) & !%s(u_2)) nonabs", name, g, x, y, r, r),
 		rules: []string{
-			fmt.Sprintf("%%r (E(v_1, v_2) %s(v_1) & %s(v_1, v_2) & %s(v_1, v) & %s(v_2)) ==> %s(v)", name, x, y, r, r),
+			fmt.Sprintf("%%r (E(v_1, v_2) %s(v_1)%s & %s(v_1, v_2) & %s(v_1, v) & %s(v_2)) ==> %s(v)", name, ng, x, y, r, r),
 		}}, ""
+}
+
+// staleGuard: when x is a snapshot of a tagged shared pointer S, past[x,X]
+// and ordered[x,y] speak only of threads whose snapshot is current, and
+// hold vacuously where stale[S,x] (a stale snapshot's node may have been
+// freed and reused anywhere, even put back into the list; a current one
+// is S's node, as when no node is ever reused). It gives the prefix of
+// the definition ("stale[S,x](v) | ") and the conjunct its rule adds
+// (" & !stale[S,x](v_1)"); both "" for any other x, so models without
+// tagged pointers get what they did.
+func (c *compiler) staleGuard(x string) (string, string) {
+	S := c.s.snap[x]
+	if S == "" {
+		return "", ""
+	}
+	p := staleName(S, x)
+	return p + "(v) | ", " & !" + p + "(v_1)"
 }
 
 // fieldFamily builds the families over pointer fields: inv[f,g] and

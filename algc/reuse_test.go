@@ -155,3 +155,28 @@ op pop(): data {
 		t.Errorf("the model has no %q", want)
 	}
 }
+
+// past[x,X] and ordered[x,y] with x a snapshot of a tagged shared
+// pointer speak only of threads whose snapshot is current: a stale
+// snapshot's node may have been freed and reused anywhere, even put back
+// into the list, so the definitions hold vacuously where the stale flag
+// does, and their rules apply only where it does not. A variable that
+// snapshots nothing (msqueue.alg's, TestPastAndOrdered) keeps the plain
+// definitions.
+func TestStaleGuardedFamilies(t *testing.T) {
+	out := compileFile(t, "../programs/queue/msqueue-tagged.alg")
+	for _, want := range []string{
+		"%i ordered[sshead,sstail](v) = stale[Head,sshead](v) | !(E(u_1, u_2) sshead(v, u_1) & sstail(v, u_2) & reach[Head](u_1) & !reach[Head](u_2)) nonabs",
+		"%r (E(v_1, v_2) ordered[sshead,sstail](v_1) & !stale[Head,sshead](v_1) & sshead(v_1, v_2) & sstail(v_1, v) & reach[Head](v_2)) ==> reach[Head](v)",
+		"%i past[sstail,Tail](v) = stale[Tail,sstail](v) | !(E(u) sstail(v, u) & reach[Tail](u) & !Tail(u)) nonabs",
+		"%r past[sstail,Tail](v_1) & !stale[Tail,sstail](v_1) & reach[Tail](v_2) & !Tail(v_2) ==> !sstail(v_1, v_2)",
+	} {
+		if !strings.Contains(out.TVP, want) {
+			t.Errorf("the tagged queue's model has no %q", want)
+		}
+	}
+	plain := compileFile(t, "../programs/queue/msqueue.alg")
+	if strings.Contains(plain.TVP, "stale[") {
+		t.Error("msqueue.alg, which tags nothing, has stale flags")
+	}
+}

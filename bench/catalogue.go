@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -124,7 +125,7 @@ func runCatalogueTable(o options, doc, scratch string, stdout io.Writer) int {
 				verdict = "fault: " + r.messageHeads[i]
 			}
 		}
-		if m := mismatch(c, r); m != "" {
+		if m := joinNonEmpty(mismatch(c, r), concreteChecks(o, c, scratch)); m != "" {
 			verdict, code = "**differs from the catalogue**: "+m, 1
 		}
 		switch e.Rounds {
@@ -210,4 +211,87 @@ func loadAverage() string {
 		return "unknown"
 	}
 	return strings.Join(f[:3], ", ")
+}
+
+// concreteChecks runs, for a bench entry, the concrete checks its table
+// asks for, which the test suite runs for the other entries: the
+// embedding check (tvla embed with the entry's macros and the table's
+// bounds: exit 0, sound, at least min_concrete concrete structures
+// checked) and the concrete replay of a fault (tvla run --join conc with
+// the entry's arguments: exit 1 with the entry's message). It returns
+// what failed ("" when nothing did, or there is nothing to check).
+func concreteChecks(o options, c benchCase, scratch string) string {
+	e := c.entry
+	if e == nil || !e.Bench {
+		return ""
+	}
+	var out []string
+	if e.Embed != nil {
+		if m := benchEmbed(o, c, scratch); m != "" {
+			out = append(out, "embed: "+m)
+		}
+	}
+	if r := e.Replay; r != nil {
+		args := append(append([]string{"run", filepath.Join(o.root, c.program)}, e.Args...), "-q", "--join", "conc",
+			"--copies", fmt.Sprint(r.Copies), "--threads", fmt.Sprint(r.Threads), "--max-depth", fmt.Sprint(r.Depth))
+		if !slices.Contains(e.Args, "--max-messages") {
+			args = append(args, "--max-messages", "1")
+		}
+		cmd := exec.Command(o.bin, args...)
+		var stdout bytes.Buffer
+		cmd.Stdout = &stdout
+		_, _, timedOut, err := measured(cmd, o.timeout)
+		code := cmd.ProcessState.ExitCode()
+		switch {
+		case timedOut:
+			out = append(out, "replay: timeout")
+		case code != 1 || !strings.Contains(stdout.String(), e.Message):
+			out = append(out, fmt.Sprintf("replay: exit %d (%v), the message not reached", code, err))
+		}
+	}
+	return strings.Join(out, "; ")
+}
+
+// benchEmbed runs tvla embed on a bench entry with an embed table.
+func benchEmbed(o options, c benchCase, scratch string) string {
+	e := c.entry
+	summary := filepath.Join(scratch, "embed.json")
+	os.Remove(summary)
+	args := []string{"embed", filepath.Join(o.root, c.program)}
+	for _, d := range e.Defines() {
+		args = append(args, "-D", d)
+	}
+	args = append(args, "--copies", fmt.Sprint(e.Embed.Copies), "--threads", fmt.Sprint(e.Embed.Threads),
+		"--max-depth", fmt.Sprint(e.Embed.Depth), "-q", "--json", summary)
+	cmd := exec.Command(o.bin, args...)
+	_, _, timedOut, err := measured(cmd, o.timeout)
+	if timedOut {
+		return "timeout"
+	}
+	var s struct {
+		Checked int  `json:"checked"`
+		Sound   bool `json:"sound"`
+	}
+	data, rerr := os.ReadFile(summary)
+	if rerr != nil || json.Unmarshal(data, &s) != nil {
+		return fmt.Sprintf("no summary (%v)", err)
+	}
+	switch {
+	case err != nil || !s.Sound:
+		return fmt.Sprintf("not sound (%v)", err)
+	case s.Checked < e.Embed.MinConcrete:
+		return fmt.Sprintf("%d concrete structures checked, the table asks for at least %d", s.Checked, e.Embed.MinConcrete)
+	}
+	return ""
+}
+
+// joinNonEmpty joins the non-empty texts with "; ".
+func joinNonEmpty(texts ...string) string {
+	var out []string
+	for _, t := range texts {
+		if t != "" {
+			out = append(out, t)
+		}
+	}
+	return strings.Join(out, "; ")
 }

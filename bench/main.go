@@ -229,7 +229,7 @@ func runCases(o options, selected []benchCase, scratch string, stdout io.Writer)
 	var timeRatios, memRatios, baseRatios []float64
 	for _, c := range selected {
 		ours, base := runBuilds(o, c, scratch)
-		if m := mismatch(c, ours); m != "" {
+		if m := joinNonEmpty(mismatch(c, ours), concreteChecks(o, c, scratch)); m != "" {
 			ours.verdict, code = ours.verdict+" (differs from the catalogue: "+m+")", 1
 		}
 		fmt.Fprintln(stdout, row(c.name, "tvla", ours, "", "", ""))

@@ -64,6 +64,16 @@ func TestParse(t *testing.T) {
 	if got := entries[1].Defines(); !slices.Equal(got, []string{"COLLAPSE_THREADS"}) {
 		t.Errorf("collapsed entry: defines %q", got)
 	}
+	// A bench entry may carry a replay or an embed table: go run ./bench
+	// catalogue runs them.
+	bench := strings.Replace(good, "[entry.replay]", "bench = true\n[entry.replay]", 1) + "bench = true\nembed = { copies = 2, threads = 2, depth = 40, min_concrete = 5 }\n"
+	entries, err = parse(t, bench)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !entries[0].Bench || entries[0].Replay == nil || !entries[1].Bench || entries[1].Embed == nil || entries[1].Embed.Threads != 2 {
+		t.Errorf("bench entries with tables read as %+v", entries)
+	}
 }
 
 // Every mistake is reported, naming the entry.
