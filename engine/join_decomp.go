@@ -609,8 +609,12 @@ func (d *decomposing) composable(st *state, names []int, at int, s *tvl.Structur
 	var rec func(k int) bool
 	rec = func(k int) bool {
 		if k == len(names) {
+			co := d.coercers[namesKey(names)]
+			if co == nil {
+				co = st.e.coerce
+			}
 			for _, c := range abstraction.Compose(parts, comps, d.outside, d.options(st.e)) {
-				if st.e.coerce.Coerce(c, nil).Consistent {
+				if co.Coerce(c, nil).Consistent {
 					return true
 				}
 			}
