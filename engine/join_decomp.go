@@ -388,7 +388,7 @@ func (d *decomposing) tasks(st *state, loc string, pending []Pending) []task {
 		plan := d.plans[ed.Action]
 		seen := map[string]bool{}
 		done := map[int]bool{}
-		fz := feasibility{}
+		fz := newFeasibility()
 		for _, pd := range pending {
 			if pd.Slot >= 0 {
 				// A slot pending twice (a version, then its join with a
@@ -437,6 +437,10 @@ func (d *decomposing) tasks(st *state, loc string, pending []Pending) []task {
 							if !fz.feasible(d, st, plan, di, names[j], part, byName, set) {
 								return
 							}
+						}
+						var ok bool
+						if t.shared, ok = fz.sharedFilters(d, st, plan, di, t.parts, byName, set); !ok {
+							return
 						}
 						tasks = append(tasks, t)
 						return
@@ -487,7 +491,7 @@ func (d *decomposing) apply(w *worker, t task) outcome {
 	all := w.coerce
 	w.coerce = d.coercerFor(w, t.names)
 	defer func() { w.coerce = all }()
-	comps := abstraction.Compose(parts, names, d.outside, d.options(w.e))
+	comps := sharedOnly(abstraction.ComposeMatched(parts, names, d.outside, d.options(w.e)), t.shared)
 	if decompTrace {
 		var b strings.Builder
 		fmt.Fprintf(&b, "### %s at %s: %d parts -> %d compositions\n", t.act.Source().Title, t.loc, len(parts), len(comps))
@@ -558,78 +562,3 @@ func (d *decomposing) options(e *Engine) abstraction.DecomposeOptions {
 // results, as TVS: how the structures the reference prints were compared
 // with ours location by location (docs/decomposition.md).
 var decompTrace = os.Getenv("TVLA_DECOMP_TRACE") != ""
-
-// feasibility caches, for an iteration and action, whether a component
-// composes consistently with the stored components of a disjunct.
-type feasibility map[feasKey]bool
-
-type feasKey struct {
-	s  *tvl.Structure
-	di int
-}
-
-// feasible reports whether component s, of name n, composes consistently
-// (Compose, then Coerce) with some combination of the stored components
-// of every disjunct of plan other than di that designates n: a component
-// that no such combination admits stands for no heap, and the reference
-// applies the action to none of its compositions (observed on
-// linearization_stack with two threads: a thread's component that left
-// no room for the other thread composed with rest only in
-// assignFromNextField, whose %compose has that disjunct alone, and it
-// went no further).
-func (fz feasibility) feasible(d *decomposing, st *state, plan *composePlan, di, n int, s *tvl.Structure, byName [][]int, set *StructureSet) bool {
-	for dj, names := range plan.disjuncts {
-		at := slices.Index(names, n)
-		if dj == di || at < 0 {
-			continue
-		}
-		k := feasKey{s, dj}
-		ok, known := fz[k]
-		if !known {
-			ok = d.composable(st, names, at, s, byName, set)
-			fz[k] = ok
-		}
-		if !ok {
-			return false
-		}
-	}
-	return true
-}
-
-// composable reports whether s, as names[at], has a consistent
-// composition with some combination of stored components of the other
-// names.
-func (d *decomposing) composable(st *state, names []int, at int, s *tvl.Structure, byName [][]int, set *StructureSet) bool {
-	comps := make([]abstraction.Component, len(names))
-	for i, n := range names {
-		comps[i] = d.comps[n]
-	}
-	parts := make([]*tvl.Structure, len(names))
-	parts[at] = s
-	var rec func(k int) bool
-	rec = func(k int) bool {
-		if k == len(names) {
-			co := d.coercers[namesKey(names)]
-			if co == nil {
-				co = st.e.coerce
-			}
-			for _, c := range abstraction.Compose(parts, comps, d.outside, d.options(st.e)) {
-				if co.Coerce(c, nil).Consistent {
-					return true
-				}
-			}
-			return false
-		}
-		if k == at {
-			return rec(k + 1)
-		}
-		for _, slot := range byName[names[k]] {
-			parts[k] = set.current(slot)
-			if rec(k + 1) {
-				return true
-			}
-		}
-		return false
-	}
-	return rec(0)
-}

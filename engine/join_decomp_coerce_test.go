@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tvla-go/tvla/internal/testload"
+	"github.com/tvla-go/tvla/model"
 	"github.com/tvla-go/tvla/tvl"
 	"github.com/tvla-go/tvla/tvp"
 )
@@ -91,7 +92,15 @@ func TestComposeCoercesWithoutHiddenConstraints(t *testing.T) {
 func runThreeThreads(t *testing.T, text, names string) (l0, messages, l1 int) {
 	t.Helper()
 	p := testload.Text(t, strings.Replace(text, "NAMES", names, 1))
-	locs, err := tvp.ParseTVS(tvp.NewPlainSource("in.tvs", threeThreadsInput), p.Vocabulary.Tvl())
+	res := runDecomposing(t, p, threeThreadsInput)
+	return res.Location("L0").Structures.Len(), res.Stats.Messages, res.Location("L1").Structures.Len()
+}
+
+// runDecomposing runs p under the decomposing join from the structures
+// of input (TVS text).
+func runDecomposing(t *testing.T, p *model.Program, input string) *Result {
+	t.Helper()
+	locs, err := tvp.ParseTVS(tvp.NewPlainSource("in.tvs", input), p.Vocabulary.Tvl())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,5 +116,72 @@ func runThreeThreads(t *testing.T, text, names string) (l0, messages, l1 int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return res.Location("L0").Structures.Len(), res.Stats.Messages, res.Location("L1").Structures.Len()
+	return res
+}
+
+// lockHolders is a program after linearization_tlq's succLockField:
+// a queue node q (also r, a "rest" node), threads t1 and t2, t2
+// holding the lock h2 and, in the first input, a node x of its own;
+// names L (the queue and the lock holders, every thread and x hidden),
+// R (the rest), T1 and T2 (the threads and what they hold); t1 takes
+// the lock h1 on the compositions COMPOSE asks for.
+const lockHolders = `%p t1(v) unique
+%p t2(v) unique
+%p th(v)
+%p q(v) unique
+%p r(v)
+%p x(v) unique
+%p h1(v) unique
+%p h2(v) unique
+%r t1(v) ==> th(v)
+%r t2(v) ==> th(v)
+%r t1(v) ==> !t2(v)
+%dname (q(v) | h1(v) | h2(v)) & (!r(v) & !x(v) & !t1(v) & !t2(v)) L
+%dname (r(v) | q(v)) & (!t1(v) & !t2(v)) R
+%dname (t1(v) | q(v)) & !x(v) T1
+%dname (t2(v) | x(v) | q(v)) T2
+%%
+%action lock() {
+  %t "lock"
+  %compose COMPOSE
+  %p E(v) t1(v)
+  {
+    h1(v) = t1(v)
+  }
+  %decompose
+}
+%%
+L0 lock() L1
+`
+
+// The composition of t1, r and h1 without an individual outside all
+// three (t1 and t2 holding the locks, the queue node, nothing else) is
+// dropped when another disjunct, t1 & t2 & h1, shares two of its names
+// and every composition of that one has a node (t2's x) outside them:
+// L1 holds the reference's 4 components, not 5 (the L component
+// without an outside individual). The counts are TVLA 3's.
+func TestComposeSharedNames(t *testing.T) {
+	withX := "%n = {N, T, G, X}\n%p = {\n  q = {N}\n  r = {N}\n  t1 = {G}\n  t2 = {T}\n  th = {G, T}\n  h2 = {T}\n  x = {X}\n}\n"
+	withoutX := "%n = {N, T, G}\n%p = {\n  q = {N}\n  r = {N}\n  t1 = {G}\n  t2 = {T}\n  th = {G, T}\n  h2 = {T}\n}\n"
+	for _, c := range []struct {
+		compose, input string
+		l1             int
+	}{
+		{"t1(v1) & t2(v2) & h1(v3) | t1(v1) & r(v2) & h1(v3)", withX, 4},
+		{"t1(v1) & r(v2) & h1(v3) | t1(v1) & t2(v2) & h1(v3)", withX, 4},
+		// Without x nothing is outside the three names in the heap.
+		{"t1(v1) & t2(v2) & h1(v3) | t1(v1) & r(v2) & h1(v3)", withoutX, 5},
+		{"t1(v1) & r(v2) & h1(v3)", withX, 5},
+		// Sharing t1 only.
+		{"t1(v1) & t2(v2) | t1(v1) & r(v2) & h1(v3)", withX, 5},
+		{"t1(v1) & t2(v2) & h1(v3) & r(v4)", withX, 4},
+	} {
+		t.Run(c.compose, func(t *testing.T) {
+			p := testload.Text(t, strings.Replace(lockHolders, "COMPOSE", c.compose, 1))
+			res := runDecomposing(t, p, c.input)
+			if got := res.Location("L1").Structures.Len(); got != c.l1 {
+				t.Errorf("L1 holds %d components; the reference: %d", got, c.l1)
+			}
+		})
+	}
 }

@@ -43,6 +43,9 @@ type task struct {
 	// (join_decomp.go); nil otherwise.
 	parts []*tvl.Structure
 	names []int
+	// shared restricts a decomposing run's compositions by the other
+	// disjuncts that share names with the task's (join_decomp_feasible.go).
+	shared []sharedFilter
 }
 
 // raised is a message an application raised, before the engine records
