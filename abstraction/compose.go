@@ -1,6 +1,8 @@
 package abstraction
 
 import (
+	"slices"
+
 	"github.com/tvla-go/tvla/logic"
 	"github.com/tvla-go/tvla/tvl"
 )
@@ -51,6 +53,17 @@ type Composed struct {
 
 // ComposeMatched is Compose, with each structure's matching.
 func ComposeMatched(parts []*tvl.Structure, names []Component, outside *tvl.Pred, opts DecomposeOptions) []Composed {
+	parts = slices.Clone(parts)
+	for i, d := range names {
+		parts[i] = Reveal(parts[i], d, outside)
+	}
+	return ComposeRevealed(parts, names, outside, opts)
+}
+
+// ComposeRevealed is ComposeMatched on parts already revealed
+// (Reveal): a caller that composes the same component many times
+// reveals it once.
+func ComposeRevealed(parts []*tvl.Structure, names []Component, outside *tvl.Pred, opts DecomposeOptions) []Composed {
 	m := newMeet(parts, names, outside)
 	if m == nil {
 		return nil
@@ -58,6 +71,16 @@ func ComposeMatched(parts []*tvl.Structure, names []Component, outside *tvl.Pred
 	m.keepBinary = opts.KeepBinary
 	m.search()
 	return m.res
+}
+
+// Reveal is s, a component of name d, as a composition reads it: with
+// d's hidden predicates 1/2 on its inside individuals (and, for binary
+// ones, with its outside individual too); s itself when d hides none.
+func Reveal(s *tvl.Structure, d Component, outside *tvl.Pred) *tvl.Structure {
+	if len(d.Hidden) == 0 {
+		return s
+	}
+	return reveal(s, d.Hidden, outside)
 }
 
 // meet is Compose's search for consistent matchings.
@@ -87,12 +110,6 @@ const undecided = -2
 
 func newMeet(parts []*tvl.Structure, names []Component, outside *tvl.Pred) *meet {
 	k := len(parts)
-	parts = append([]*tvl.Structure(nil), parts...)
-	for i, d := range names {
-		if len(d.Hidden) > 0 {
-			parts[i] = reveal(parts[i], d.Hidden, outside)
-		}
-	}
 	m := &meet{parts: parts, names: names, outside: outside, inside: make([][]int, k), out: make([]int, k),
 		member: make([][][]logic.Kleene, k), claimed: make([][]bool, k), outAll: true}
 	for _, p := range parts[0].Vocabulary().OfArity(1) {

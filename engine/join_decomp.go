@@ -383,12 +383,13 @@ func (d *decomposing) tasks(st *state, loc string, pending []Pending) []task {
 		}
 	}
 	var tasks []task
+	revealed := map[*tvl.Structure]*tvl.Structure{}
 	for _, ed := range st.out[loc] {
 		act := st.e.actions[ed.Action]
 		plan := d.plans[ed.Action]
 		seen := map[string]bool{}
 		done := map[int]bool{}
-		fz := newFeasibility()
+		fz := newFeasibility(revealed)
 		for _, pd := range pending {
 			if pd.Slot >= 0 {
 				// A slot pending twice (a version, then its join with a

@@ -15,10 +15,25 @@ type feasibility struct {
 	parts map[feasKey]bool
 	// shared caches sharedFilters' projections (sharedKey).
 	shared map[string]map[string]bool
+	// revealed holds the components composed so far as Compose reads
+	// them (abstraction.Reveal), kept for the iteration: a stored
+	// component is composed with many others.
+	revealed map[*tvl.Structure]*tvl.Structure
 }
 
-func newFeasibility() feasibility {
-	return feasibility{parts: map[feasKey]bool{}, shared: map[string]map[string]bool{}}
+func newFeasibility(revealed map[*tvl.Structure]*tvl.Structure) feasibility {
+	return feasibility{parts: map[feasKey]bool{}, shared: map[string]map[string]bool{}, revealed: revealed}
+}
+
+// reveal is s, a component of name n, revealed (abstraction.Reveal),
+// once per iteration.
+func (fz feasibility) reveal(d *decomposing, n int, s *tvl.Structure) *tvl.Structure {
+	r, ok := fz.revealed[s]
+	if !ok {
+		r = abstraction.Reveal(s, d.comps[n], d.outside)
+		fz.revealed[s] = r
+	}
+	return r
 }
 
 type feasKey struct {
@@ -44,7 +59,7 @@ func (fz feasibility) feasible(d *decomposing, st *state, plan *composePlan, di,
 		k := feasKey{s, dj}
 		ok, known := fz.parts[k]
 		if !known {
-			ok = d.composable(st, names, at, s, byName, set)
+			ok = d.composable(st, fz, names, at, s, byName, set)
 			fz.parts[k] = ok
 		}
 		if !ok {
@@ -57,13 +72,13 @@ func (fz feasibility) feasible(d *decomposing, st *state, plan *composePlan, di,
 // composable reports whether s, as names[at], has a consistent
 // composition with some combination of stored components of the other
 // names.
-func (d *decomposing) composable(st *state, names []int, at int, s *tvl.Structure, byName [][]int, set *StructureSet) bool {
+func (d *decomposing) composable(st *state, fz feasibility, names []int, at int, s *tvl.Structure, byName [][]int, set *StructureSet) bool {
 	comps := make([]abstraction.Component, len(names))
 	for i, n := range names {
 		comps[i] = d.comps[n]
 	}
 	parts := make([]*tvl.Structure, len(names))
-	parts[at] = s
+	parts[at] = fz.reveal(d, names[at], s)
 	var rec func(k int) bool
 	rec = func(k int) bool {
 		if k == len(names) {
@@ -71,8 +86,8 @@ func (d *decomposing) composable(st *state, names []int, at int, s *tvl.Structur
 			if co == nil {
 				co = st.e.coerce
 			}
-			for _, c := range abstraction.Compose(parts, comps, d.outside, d.options(st.e)) {
-				if co.Coerce(c, nil).Consistent {
+			for _, c := range abstraction.ComposeRevealed(parts, comps, d.outside, d.options(st.e)) {
+				if co.Coerce(c.Structure, nil).Consistent {
 					return true
 				}
 			}
@@ -82,7 +97,7 @@ func (d *decomposing) composable(st *state, names []int, at int, s *tvl.Structur
 			return rec(k + 1)
 		}
 		for _, slot := range byName[names[k]] {
-			parts[k] = set.current(slot)
+			parts[k] = fz.reveal(d, names[k], set.current(slot))
 			if rec(k + 1) {
 				return true
 			}
@@ -143,7 +158,7 @@ func (fz feasibility) sharedFilters(d *decomposing, st *state, plan *composePlan
 		}
 		allowed, known := fz.shared[key.String()]
 		if !known {
-			allowed = d.projections(st, other, fixed, at, byName, set)
+			allowed = d.projections(st, fz, other, fixed, at, byName, set)
 			fz.shared[key.String()] = allowed
 		}
 		if len(allowed) == 0 {
@@ -158,7 +173,7 @@ func (fz feasibility) sharedFilters(d *decomposing, st *state, plan *composePlan
 // set and every combination of stored components of the other names,
 // and returns the projections onto the positions at of the consistent
 // compositions (Compose, then Coerce).
-func (d *decomposing) projections(st *state, names []int, fixed []*tvl.Structure, at []int, byName [][]int, set *StructureSet) map[string]bool {
+func (d *decomposing) projections(st *state, fz feasibility, names []int, fixed []*tvl.Structure, at []int, byName [][]int, set *StructureSet) map[string]bool {
 	comps := make([]abstraction.Component, len(names))
 	for i, n := range names {
 		comps[i] = d.comps[n]
@@ -169,10 +184,15 @@ func (d *decomposing) projections(st *state, names []int, fixed []*tvl.Structure
 	}
 	out := map[string]bool{}
 	parts := slices.Clone(fixed)
+	for k, p := range parts {
+		if p != nil {
+			parts[k] = fz.reveal(d, names[k], p)
+		}
+	}
 	var rec func(k int)
 	rec = func(k int) {
 		if k == len(names) {
-			for _, c := range abstraction.ComposeMatched(parts, comps, d.outside, d.options(st.e)) {
+			for _, c := range abstraction.ComposeRevealed(parts, comps, d.outside, d.options(st.e)) {
 				if co.Coerce(c.Structure, nil).Consistent {
 					out[sharedProjection(c.Tuples, at)] = true
 				}
@@ -184,7 +204,7 @@ func (d *decomposing) projections(st *state, names []int, fixed []*tvl.Structure
 			return
 		}
 		for _, slot := range byName[names[k]] {
-			parts[k] = set.current(slot)
+			parts[k] = fz.reveal(d, names[k], set.current(slot))
 			rec(k + 1)
 		}
 	}
