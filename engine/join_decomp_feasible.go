@@ -133,6 +133,12 @@ type sharedFilter struct {
 // t2 holds no such node, or when the disjuncts share t1 only. With one
 // shared name this is the feasibility above (every composition of a
 // part has a node outside it when the part has an outside individual).
+// It is an approximation: the reference does run the action on that
+// composition, and drops the component it makes only when the other
+// disjunct's compositions yield results too (docs/decomposition.md,
+// "What remains different"); the components stored agree on every
+// reference example, the messages and components of two programs of
+// ours do not.
 func (fz feasibility) sharedFilters(d *decomposing, st *state, plan *composePlan, di int, parts []*tvl.Structure, byName [][]int, set *StructureSet) (filters []sharedFilter, ok bool) {
 	names := plan.disjuncts[di]
 	for dj, other := range plan.disjuncts {
