@@ -1,6 +1,8 @@
 package abstraction
 
 import (
+	"slices"
+
 	"github.com/tvla-go/tvla/logic"
 	"github.com/tvla-go/tvla/tvl"
 )
@@ -33,6 +35,35 @@ import (
 // there is 1/2 but for the binary values kept. A combination that
 // contradicts itself gives nothing.
 func Compose(parts []*tvl.Structure, names []Component, outside *tvl.Pred, opts DecomposeOptions) []*tvl.Structure {
+	var out []*tvl.Structure
+	for _, c := range ComposeMatched(parts, names, outside, opts) {
+		out = append(out, c.Structure)
+	}
+	return out
+}
+
+// Composed is a structure Compose makes, with the matching it stands
+// for: Tuples[a][i] is the individual of parts[i] that individual a
+// was made of, or -1 when a is outside names[i] (in parts[i]'s outside
+// individual).
+type Composed struct {
+	Structure *tvl.Structure
+	Tuples    [][]int
+}
+
+// ComposeMatched is Compose, with each structure's matching.
+func ComposeMatched(parts []*tvl.Structure, names []Component, outside *tvl.Pred, opts DecomposeOptions) []Composed {
+	parts = slices.Clone(parts)
+	for i, d := range names {
+		parts[i] = Reveal(parts[i], d, outside)
+	}
+	return ComposeRevealed(parts, names, outside, opts)
+}
+
+// ComposeRevealed is ComposeMatched on parts already revealed
+// (Reveal): a caller that composes the same component many times
+// reveals it once.
+func ComposeRevealed(parts []*tvl.Structure, names []Component, outside *tvl.Pred, opts DecomposeOptions) []Composed {
 	m := newMeet(parts, names, outside)
 	if m == nil {
 		return nil
@@ -40,6 +71,16 @@ func Compose(parts []*tvl.Structure, names []Component, outside *tvl.Pred, opts 
 	m.keepBinary = opts.KeepBinary
 	m.search()
 	return m.res
+}
+
+// Reveal is s, a component of name d, as a composition reads it: with
+// d's hidden predicates 1/2 on its inside individuals (and, for binary
+// ones, with its outside individual too); s itself when d hides none.
+func Reveal(s *tvl.Structure, d Component, outside *tvl.Pred) *tvl.Structure {
+	if len(d.Hidden) == 0 {
+		return s
+	}
+	return reveal(s, d.Hidden, outside)
 }
 
 // meet is Compose's search for consistent matchings.
@@ -57,7 +98,7 @@ type meet struct {
 	// individual, or -1 for the part's outside.
 	tuples [][]int
 	outAll bool // every part has an outside individual
-	res    []*tvl.Structure
+	res    []Composed
 	unary  []*tvl.Pred
 	// keepBinary: the parts' binary values from an individual to their
 	// outside individuals are joins, to be met (meetOutgoing).
@@ -69,12 +110,6 @@ const undecided = -2
 
 func newMeet(parts []*tvl.Structure, names []Component, outside *tvl.Pred) *meet {
 	k := len(parts)
-	parts = append([]*tvl.Structure(nil), parts...)
-	for i, d := range names {
-		if len(d.Hidden) > 0 {
-			parts[i] = reveal(parts[i], d.Hidden, outside)
-		}
-	}
 	m := &meet{parts: parts, names: names, outside: outside, inside: make([][]int, k), out: make([]int, k),
 		member: make([][][]logic.Kleene, k), claimed: make([][]bool, k), outAll: true}
 	for _, p := range parts[0].Vocabulary().OfArity(1) {
@@ -224,28 +259,32 @@ func (m *meet) finish() {
 		used = used && hit
 	}
 	if used {
-		if s := m.build(false); s != nil {
-			m.res = append(m.res, s)
+		if s, t := m.build(false); s != nil {
+			m.res = append(m.res, Composed{s, t})
 		}
 	}
 	if m.outAll {
-		if s := m.build(true); s != nil {
-			m.res = append(m.res, s)
+		if s, t := m.build(true); s != nil {
+			m.res = append(m.res, Composed{s, t})
 		}
 	}
 }
 
 // build makes the composed structure of the tuples, with one more
-// individual outside every part when extra; nil when values conflict.
-func (m *meet) build(extra bool) *tvl.Structure {
+// individual outside every part when extra, and its tuples (a copy);
+// nil when values conflict.
+func (m *meet) build(extra bool) (*tvl.Structure, [][]int) {
 	voc := m.parts[0].Vocabulary()
-	tuples := m.tuples
+	tuples := make([][]int, len(m.tuples), len(m.tuples)+1)
+	for a, t := range m.tuples {
+		tuples[a] = append([]int(nil), t...)
+	}
 	if extra {
 		all := make([]int, len(m.parts))
 		for j := range all {
 			all[j] = -1
 		}
-		tuples = append(tuples[:len(tuples):len(tuples)], all)
+		tuples = append(tuples, all)
 	}
 	s := tvl.NewSized(voc, len(tuples), voc.OfArity(2)...)
 	marker := map[*tvl.Pred]bool{}
@@ -259,7 +298,7 @@ func (m *meet) build(extra bool) *tvl.Structure {
 		}
 		v, ok := m.meetOver(func(l int) (logic.Kleene, bool) { return m.parts[l].Get(p), true })
 		if !ok {
-			return nil
+			return nil, nil
 		}
 		s.Set(p, v)
 	}
@@ -297,7 +336,7 @@ func (m *meet) build(extra bool) *tvl.Structure {
 					return m.parts[l].Get(p, a, b), true
 				})
 				if !ok {
-					return nil
+					return nil, nil
 				}
 				s.Set(p, v, a, b)
 			}
@@ -314,14 +353,14 @@ func (m *meet) build(extra bool) *tvl.Structure {
 			for _, name := range zero {
 				if p := voc.Lookup(name); p != nil && p.Arity == 1 {
 					if s.Get(p, a) == logic.True {
-						return nil
+						return nil, nil
 					}
 					s.Set(p, logic.False, a)
 				}
 			}
 		}
 	}
-	return s
+	return s, tuples
 }
 
 // meetOver meets f(l) over the parts l where f says it applies: 1/2 when

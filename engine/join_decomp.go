@@ -10,6 +10,7 @@ import (
 	"github.com/tvla-go/tvla/abstraction"
 	"github.com/tvla-go/tvla/logic"
 	"github.com/tvla-go/tvla/model"
+	"github.com/tvla-go/tvla/predicates"
 	"github.com/tvla-go/tvla/tvl"
 )
 
@@ -36,6 +37,10 @@ type decomposing struct {
 	// names holds, per location, the name of each slot of its set (an
 	// index of comps; -1 for a composed structure, of several names).
 	names map[string][]int
+	// coercers are, per set of names composed (its key, namesKey), the
+	// constraints Coerce enforces on their compositions when some are
+	// left out (composeCoercer); no entry: all of them.
+	coercers map[string]*abstraction.Coercer
 }
 
 // composePlan is what an action's %compose and %decompose ask for.
@@ -65,14 +70,104 @@ func (d *decomposing) prepare(e *Engine) error {
 		d.comps = append(d.comps, c)
 	}
 	d.plans = map[*model.Action]*composePlan{}
+	d.coercers = map[string]*abstraction.Coercer{}
 	for _, a := range e.prog.Actions {
 		p, err := d.plan(e.prog, a)
 		if err != nil {
 			return fmt.Errorf("%s: action %s: %w", a.Origin, a.Title, err)
 		}
 		d.plans[a] = p
+		for _, names := range p.disjuncts {
+			if err := d.composeCoercer(e, names); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
+}
+
+// composeCoercer compiles, for the compositions of names (indices of
+// d.comps), a Coercer without the constraints that read a predicate
+// every one of the names hides (abstraction.Component.Hidden), when
+// there are such constraints. Observed on the reference: with thread
+// names t1, t2, t3 whose %dname formulas are t(v) & !o(v) for the
+// others, and the constraints t(v) ==> !o(v) and A(v) !t3(v) ==> 0, the
+// composition of t1 and t2 without an individual for the nodes outside
+// both (no t3 thread) is kept, and the action runs on it (a message is
+// raised on it); when t2's formula does not mention t3, it is dropped.
+// linearization/cons and prod (bounded) raise half their messages on
+// such compositions.
+func (d *decomposing) composeCoercer(e *Engine, names []int) error {
+	key := namesKey(names)
+	if _, done := d.coercers[key]; done {
+		return nil
+	}
+	hidden := map[string]bool{}
+	for _, p := range d.comps[names[0]].Hidden {
+		hidden[p.Name] = true
+	}
+	for _, n := range names[1:] {
+		in := map[string]bool{}
+		for _, p := range d.comps[n].Hidden {
+			in[p.Name] = hidden[p.Name]
+		}
+		hidden = in
+	}
+	var kept []predicates.Constraint
+	for _, c := range e.constraints {
+		if !readsAny(c, hidden) {
+			kept = append(kept, c)
+		}
+	}
+	if len(kept) == len(e.constraints) {
+		d.coercers[key] = nil
+		return nil
+	}
+	c, err := abstraction.NewCoercer(e.voc.Tvl(), kept)
+	if err != nil {
+		return err
+	}
+	d.coercers[key] = c
+	return nil
+}
+
+// readsAny reports whether constraint c reads a predicate of set (true
+// in it).
+func readsAny(c predicates.Constraint, set map[string]bool) bool {
+	for _, f := range []logic.Formula{c.Body, c.Head, c.Plain} {
+		if f == nil {
+			continue
+		}
+		for _, p := range logic.Preds(f) {
+			if set[p] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// namesKey is the key of a set of names (sorted indices).
+func namesKey(names []int) string { return fmt.Sprint(names) }
+
+// coercerFor is w's Coercer for the compositions of names: its own fork
+// of the one composeCoercer made, or w.coerce when it leaves nothing
+// out (or was not made).
+func (d *decomposing) coercerFor(w *worker, names []int) *abstraction.Coercer {
+	key := namesKey(names)
+	c := d.coercers[key]
+	if c == nil {
+		return w.coerce
+	}
+	if w.forks == nil {
+		w.forks = map[string]*abstraction.Coercer{}
+	}
+	f := w.forks[key]
+	if f == nil {
+		f = c.Fork()
+		w.forks[key] = f
+	}
+	return f
 }
 
 // plan reads an action's %compose, %decompose and message brackets.
@@ -288,12 +383,13 @@ func (d *decomposing) tasks(st *state, loc string, pending []Pending) []task {
 		}
 	}
 	var tasks []task
+	revealed := map[*tvl.Structure]*tvl.Structure{}
 	for _, ed := range st.out[loc] {
 		act := st.e.actions[ed.Action]
 		plan := d.plans[ed.Action]
 		seen := map[string]bool{}
 		done := map[int]bool{}
-		fz := feasibility{}
+		fz := newFeasibility(revealed)
 		for _, pd := range pending {
 			if pd.Slot >= 0 {
 				// A slot pending twice (a version, then its join with a
@@ -343,6 +439,10 @@ func (d *decomposing) tasks(st *state, loc string, pending []Pending) []task {
 								return
 							}
 						}
+						var ok bool
+						if t.shared, ok = fz.sharedFilters(d, st, plan, di, t.parts, byName, set); !ok {
+							return
+						}
 						tasks = append(tasks, t)
 						return
 					}
@@ -389,7 +489,10 @@ func (d *decomposing) apply(w *worker, t task) outcome {
 		return slices.Equal(plan.msgNames[m.Compose], t.names)
 	}
 	defer func() { w.keepMsg = nil }()
-	comps := abstraction.Compose(parts, names, d.outside, d.options(w.e))
+	all := w.coerce
+	w.coerce = d.coercerFor(w, t.names)
+	defer func() { w.coerce = all }()
+	comps := sharedOnly(abstraction.ComposeMatched(parts, names, d.outside, d.options(w.e)), t.shared)
 	if decompTrace {
 		var b strings.Builder
 		fmt.Fprintf(&b, "### %s at %s: %d parts -> %d compositions\n", t.act.Source().Title, t.loc, len(parts), len(comps))
@@ -460,74 +563,3 @@ func (d *decomposing) options(e *Engine) abstraction.DecomposeOptions {
 // results, as TVS: how the structures the reference prints were compared
 // with ours location by location (docs/decomposition.md).
 var decompTrace = os.Getenv("TVLA_DECOMP_TRACE") != ""
-
-// feasibility caches, for an iteration and action, whether a component
-// composes consistently with the stored components of a disjunct.
-type feasibility map[feasKey]bool
-
-type feasKey struct {
-	s  *tvl.Structure
-	di int
-}
-
-// feasible reports whether component s, of name n, composes consistently
-// (Compose, then Coerce) with some combination of the stored components
-// of every disjunct of plan other than di that designates n: a component
-// that no such combination admits stands for no heap, and the reference
-// applies the action to none of its compositions (observed on
-// linearization_stack with two threads: a thread's component that left
-// no room for the other thread composed with rest only in
-// assignFromNextField, whose %compose has that disjunct alone, and it
-// went no further).
-func (fz feasibility) feasible(d *decomposing, st *state, plan *composePlan, di, n int, s *tvl.Structure, byName [][]int, set *StructureSet) bool {
-	for dj, names := range plan.disjuncts {
-		at := slices.Index(names, n)
-		if dj == di || at < 0 {
-			continue
-		}
-		k := feasKey{s, dj}
-		ok, known := fz[k]
-		if !known {
-			ok = d.composable(st, names, at, s, byName, set)
-			fz[k] = ok
-		}
-		if !ok {
-			return false
-		}
-	}
-	return true
-}
-
-// composable reports whether s, as names[at], has a consistent
-// composition with some combination of stored components of the other
-// names.
-func (d *decomposing) composable(st *state, names []int, at int, s *tvl.Structure, byName [][]int, set *StructureSet) bool {
-	comps := make([]abstraction.Component, len(names))
-	for i, n := range names {
-		comps[i] = d.comps[n]
-	}
-	parts := make([]*tvl.Structure, len(names))
-	parts[at] = s
-	var rec func(k int) bool
-	rec = func(k int) bool {
-		if k == len(names) {
-			for _, c := range abstraction.Compose(parts, comps, d.outside, d.options(st.e)) {
-				if st.e.coerce.Coerce(c, nil).Consistent {
-					return true
-				}
-			}
-			return false
-		}
-		if k == at {
-			return rec(k + 1)
-		}
-		for _, slot := range byName[names[k]] {
-			parts[k] = set.current(slot)
-			if rec(k + 1) {
-				return true
-			}
-		}
-		return false
-	}
-	return rec(0)
-}

@@ -24,6 +24,9 @@ type worker struct {
 	// keepMsg, when set, says which of an action's messages the task
 	// at hand checks (the decomposing engine's, join_decomp.go).
 	keepMsg func(*model.Message) bool
+	// forks are the decomposing engine's Coercers of this worker, per
+	// set of names composed (join_decomp.go, coercerFor).
+	forks map[string]*abstraction.Coercer
 }
 
 // interrupted reports whether the run was stopped.
@@ -40,6 +43,9 @@ type task struct {
 	// (join_decomp.go); nil otherwise.
 	parts []*tvl.Structure
 	names []int
+	// shared restricts a decomposing run's compositions by the other
+	// disjuncts that share names with the task's (join_decomp_feasible.go).
+	shared []sharedFilter
 }
 
 // raised is a message an application raised, before the engine records

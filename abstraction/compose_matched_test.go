@@ -1,0 +1,102 @@
+package abstraction_test
+
+import (
+	"testing"
+
+	"github.com/tvla-go/tvla/abstraction"
+	"github.com/tvla-go/tvla/logic"
+	"github.com/tvla-go/tvla/tvl"
+	"github.com/tvla-go/tvla/tvp"
+)
+
+// ComposeMatched's matching is the composition's: one tuple per
+// individual; every inside individual of every part in some tuple, a
+// non-summary one in exactly one; the individual outside all parts
+// (outside = 1) exactly where the tuple is all -1; and each individual
+// carries the definite unary values of the part individuals it was made
+// of. Checked on every pair of components of testdata/decompose's
+// two-list inputs, cut by its four names.
+func TestComposeMatchedTuples(t *testing.T) {
+	const dir = "testdata/decompose/"
+	prog, _, err := tvp.LoadProgram(dir+"twolists.tvp", tvp.LoadConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	voc := prog.Vocabulary.Tvl()
+	var names []abstraction.Component
+	for _, d := range prog.DecompNames {
+		c, err := abstraction.NewComponent(d.Name, d.Marker.Pred, d.Formula, d.Var, voc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, c)
+	}
+	inputs, err := tvp.LoadTVS(dir+"twolists.tvs", voc, tvp.LoadConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	outside := voc.Lookup("outside")
+	checked := 0
+	for _, l := range inputs {
+		for _, in := range l.Structures {
+			comps := abstraction.Decompose(in.Structure, names, outside, abstraction.DecomposeOptions{})
+			for i := range names {
+				for j := i + 1; j < len(names); j++ {
+					parts := []*tvl.Structure{comps[i], comps[j]}
+					for _, c := range abstraction.ComposeMatched(parts, []abstraction.Component{names[i], names[j]}, outside, abstraction.DecomposeOptions{}) {
+						checkMatching(t, c, parts, outside, voc)
+						checked++
+					}
+				}
+			}
+		}
+	}
+	if checked < 20 {
+		t.Fatalf("only %d compositions checked", checked)
+	}
+}
+
+func checkMatching(t *testing.T, c abstraction.Composed, parts []*tvl.Structure, outside *tvl.Pred, voc *tvl.Vocabulary) {
+	t.Helper()
+	s := c.Structure
+	if len(c.Tuples) != s.Size() {
+		t.Fatalf("%d tuples for %d individuals", len(c.Tuples), s.Size())
+	}
+	for i, p := range parts {
+		seen := make([]int, p.Size())
+		for _, tu := range c.Tuples {
+			if tu[i] >= 0 {
+				seen[tu[i]]++
+			}
+		}
+		for u := range p.Size() {
+			inside := p.Get(outside, u) != logic.True
+			summary := p.Get(voc.Summary(), u) != logic.False
+			switch {
+			case !inside && seen[u] > 0:
+				t.Errorf("part %d's outside individual %d in a tuple", i, u)
+			case inside && seen[u] == 0:
+				t.Errorf("part %d's individual %d in no tuple", i, u)
+			case inside && !summary && seen[u] > 1:
+				t.Errorf("part %d's non-summary individual %d in %d tuples", i, u, seen[u])
+			}
+		}
+	}
+	for a, tu := range c.Tuples {
+		all := true
+		for i, u := range tu {
+			if u < 0 {
+				continue
+			}
+			all = false
+			for _, p := range voc.OfArity(1) {
+				if v := parts[i].Get(p, u); v != logic.Unknown && p != outside && p != voc.Summary() && s.Get(p, a) != v {
+					t.Errorf("individual %d: %s is %v, part %d's individual %d has %v", a, p.Name, s.Get(p, a), i, u, v)
+				}
+			}
+		}
+		if (s.Get(outside, a) == logic.True) != all {
+			t.Errorf("individual %d: outside %v, tuple %v", a, s.Get(outside, a), tu)
+		}
+	}
+}
