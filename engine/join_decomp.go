@@ -33,6 +33,9 @@ type decomposing struct {
 	comps   []abstraction.Component
 	outside *tvl.Pred
 	plans   map[*model.Action]*composePlan
+	// sym is the symmetry of the program's %pset members, nil without
+	// (join_decomp_sym.go).
+	sym *symmetry
 	// names holds, per location, the name of each slot of its set (an
 	// index of comps; -1 for a composed structure, of several names).
 	names map[string][]int
@@ -64,6 +67,11 @@ func (d *decomposing) prepare(e *Engine) error {
 		}
 		d.comps = append(d.comps, c)
 	}
+	sym, err := newSymmetry(e.prog, voc)
+	if err != nil {
+		return err
+	}
+	d.sym = sym
 	d.plans = map[*model.Action]*composePlan{}
 	for _, a := range e.prog.Actions {
 		p, err := d.plan(e.prog, a)
@@ -226,7 +234,7 @@ func (d *decomposing) seed(st *state, entry string, i int, s *tvl.Structure) {
 	}
 	var slots []int
 	for _, c := range d.decompose(st.e, s, d.comps) {
-		slot, _ := st.sets[entry].Add(c)
+		slot, _ := st.sets[entry].Add(d.canonical(st.e, c))
 		slots = append(slots, slot)
 	}
 	st.arrivals.add(entry, slotRef{slot: -1}, "", slots)
@@ -274,19 +282,15 @@ func (d *decomposing) markerOf(s *tvl.Structure) int {
 }
 
 // tasks are the applications of an iteration at loc: per edge and
-// pending component, its compositions by each disjunct that designates
-// its name, with every combination of stored components of the
-// disjunct's other names (each combination once), or the component
-// alone when no disjunct designates its name.
+// pending component (each image of it under the %pset's permutations,
+// for a member's action), its compositions by each disjunct that
+// designates its name, with every combination of stored components of
+// the disjunct's other names, their images included (each combination
+// once), or the component alone when no disjunct designates its name.
 func (d *decomposing) tasks(st *state, loc string, pending []Pending) []task {
 	set := st.sets[loc]
-	d.refreshNames(st, loc)
-	byName := make([][]int, len(d.comps))
-	for slot, n := range d.names[loc] {
-		if n >= 0 {
-			byName[n] = append(byName[n], slot)
-		}
-	}
+	byName := d.entries(st, loc)
+	k := d.orbitSize()
 	var tasks []task
 	for _, ed := range st.out[loc] {
 		act := st.e.actions[ed.Action]
@@ -305,60 +309,70 @@ func (d *decomposing) tasks(st *state, loc string, pending []Pending) []task {
 				pd.Structure = set.current(pd.Slot)
 			}
 			pd.unpack(st.e.voc.Tvl())
-			n := d.markerOf(pd.Structure)
-			base := task{loc: loc, edge: ed, act: act, pending: pd}
-			if n < 0 || !plan.involved[n] {
-				if n >= 0 {
-					base.names = []int{n}
-				}
-				tasks = append(tasks, base)
-				continue
-			}
-			for di, names := range plan.disjuncts {
-				at := slices.Index(names, n)
-				if at < 0 {
-					continue
-				}
-				combo := make([]int, len(names))
-				var rec func(k int)
-				rec = func(k int) {
-					if k == len(names) {
-						key := fmt.Sprint(di, combo)
-						if seen[key] {
-							return
-						}
-						seen[key] = true
-						t := base
-						t.names = names
-						t.parts = make([]*tvl.Structure, len(names))
-						for j, slot := range combo {
-							if j == at {
-								t.parts[j] = pd.Structure
-							} else {
-								t.parts[j] = set.current(slot)
-							}
-						}
-						for j, part := range t.parts {
-							if !fz.feasible(d, st, plan, di, names[j], part, byName, set) {
-								return
-							}
-						}
-						tasks = append(tasks, t)
-						return
-					}
-					if k == at {
-						combo[k] = pd.Slot
-						rec(k + 1)
-						return
-					}
-					for _, slot := range byName[names[k]] {
-						combo[k] = slot
-						rec(k + 1)
-					}
-				}
-				rec(0)
+			for j, img := range d.pendingImages(st.e, ed.Action, pd.Structure) {
+				p := pd
+				p.Structure = img
+				tasks = d.appendTasks(tasks, st, task{loc: loc, edge: ed, act: act, pending: p}, plan, pd.Slot*k+j, byName, seen, fz)
 			}
 		}
+	}
+	return tasks
+}
+
+// appendTasks appends base's applications: its pending component
+// (entry id) alone, or composed by every disjunct that designates its
+// name with every combination of the disjunct's other names' entries.
+func (d *decomposing) appendTasks(tasks []task, st *state, base task, plan *composePlan, id int, byName [][]symEntry, seen map[string]bool, fz feasibility) []task {
+	n := d.markerOf(base.pending.Structure)
+	if n < 0 || !plan.involved[n] {
+		if n >= 0 {
+			base.names = []int{n}
+		}
+		return append(tasks, base)
+	}
+	for di, names := range plan.disjuncts {
+		at := slices.Index(names, n)
+		if at < 0 {
+			continue
+		}
+		combo := make([]symEntry, len(names))
+		var rec func(k int)
+		rec = func(k int) {
+			if k == len(names) {
+				ids := make([]int, len(combo))
+				for j, c := range combo {
+					ids[j] = c.id
+				}
+				key := fmt.Sprint(di, ids)
+				if seen[key] {
+					return
+				}
+				seen[key] = true
+				t := base
+				t.names = names
+				t.parts = make([]*tvl.Structure, len(names))
+				for j, c := range combo {
+					t.parts[j] = c.s
+				}
+				for j, part := range t.parts {
+					if !fz.feasible(d, st, plan, di, names[j], part, byName) {
+						return
+					}
+				}
+				tasks = append(tasks, t)
+				return
+			}
+			if k == at {
+				combo[k] = symEntry{base.pending.Structure, id}
+				rec(k + 1)
+				return
+			}
+			for _, c := range byName[names[k]] {
+				combo[k] = c
+				rec(k + 1)
+			}
+		}
+		rec(0)
 	}
 	return tasks
 }
@@ -432,9 +446,11 @@ func (d *decomposing) apply(w *worker, t task) outcome {
 		}
 		for _, res := range so.results {
 			if len(names) == 1 || plan.decompose {
-				o.results = append(o.results, d.decompose(w.e, res, names)...)
+				for _, c := range d.decompose(w.e, res, names) {
+					o.results = append(o.results, d.canonical(w.e, c))
+				}
 			} else {
-				o.results = append(o.results, res)
+				o.results = append(o.results, d.canonical(w.e, res))
 			}
 		}
 	}
@@ -479,7 +495,7 @@ type feasKey struct {
 // no room for the other thread composed with rest only in
 // assignFromNextField, whose %compose has that disjunct alone, and it
 // went no further).
-func (fz feasibility) feasible(d *decomposing, st *state, plan *composePlan, di, n int, s *tvl.Structure, byName [][]int, set *StructureSet) bool {
+func (fz feasibility) feasible(d *decomposing, st *state, plan *composePlan, di, n int, s *tvl.Structure, byName [][]symEntry) bool {
 	for dj, names := range plan.disjuncts {
 		at := slices.Index(names, n)
 		if dj == di || at < 0 {
@@ -488,7 +504,7 @@ func (fz feasibility) feasible(d *decomposing, st *state, plan *composePlan, di,
 		k := feasKey{s, dj}
 		ok, known := fz[k]
 		if !known {
-			ok = d.composable(st, names, at, s, byName, set)
+			ok = d.composable(st, names, at, s, byName)
 			fz[k] = ok
 		}
 		if !ok {
@@ -501,7 +517,7 @@ func (fz feasibility) feasible(d *decomposing, st *state, plan *composePlan, di,
 // composable reports whether s, as names[at], has a consistent
 // composition with some combination of stored components of the other
 // names.
-func (d *decomposing) composable(st *state, names []int, at int, s *tvl.Structure, byName [][]int, set *StructureSet) bool {
+func (d *decomposing) composable(st *state, names []int, at int, s *tvl.Structure, byName [][]symEntry) bool {
 	comps := make([]abstraction.Component, len(names))
 	for i, n := range names {
 		comps[i] = d.comps[n]
@@ -521,8 +537,8 @@ func (d *decomposing) composable(st *state, names []int, at int, s *tvl.Structur
 		if k == at {
 			return rec(k + 1)
 		}
-		for _, slot := range byName[names[k]] {
-			parts[k] = set.current(slot)
+		for _, c := range byName[names[k]] {
+			parts[k] = c.s
 			if rec(k + 1) {
 				return true
 			}
