@@ -44,13 +44,26 @@ const maxSymImages = 1 << 16
 // declares no %pset of two or more members. A predicate is renamed by
 // replacing each member in its name, as a whole word (t1, r_by[x,t1],
 // dname[t1]); a predicate whose renamed name is not declared with its
-// arity breaks the symmetry, an error.
+// arity breaks the symmetry, an error (TVLA 3 stops with an internal
+// error on such a program).
 func newSymmetry(prog *model.Program, voc *tvl.Vocabulary) (*symmetry, error) {
 	var maps []map[string]string
 	maps = append(maps, map[string]string{})
 	for _, ps := range prog.PSets {
 		if len(ps.Members) < 2 {
 			continue
+		}
+		// The transpositions of the first member with each other
+		// generate the permutations: each must rename every predicate
+		// to a declared one.
+		for _, x := range ps.Members[1:] {
+			swap := map[string]string{ps.Members[0]: x, x: ps.Members[0]}
+			for _, p := range voc.Preds() {
+				name := renameMembers(p.Name, swap)
+				if q := voc.Lookup(name); name != p.Name && (q == nil || q.Arity != p.Arity) {
+					return nil, fmt.Errorf("%s: %%pset %s: predicate %s has no counterpart %s of arity %d, so the members are not interchangeable (the decomposing engine identifies components up to a permutation of them)", ps.Origin, ps.Name, p.Name, name, p.Arity)
+				}
+			}
 		}
 		var next []map[string]string
 		for _, m := range maps {
@@ -80,11 +93,7 @@ func newSymmetry(prog *model.Program, voc *tvl.Vocabulary) (*symmetry, error) {
 			if name == p.Name {
 				continue
 			}
-			q := voc.Lookup(name)
-			if q == nil || q.Arity != p.Arity {
-				return nil, fmt.Errorf("%%pset: predicate %s has no counterpart %s of arity %d, so its members are not interchangeable", p.Name, name, p.Arity)
-			}
-			r[p] = q
+			r[p] = voc.Lookup(name)
 		}
 		if len(r) > 0 {
 			sym.perms = append(sym.perms, r)
