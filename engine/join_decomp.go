@@ -124,31 +124,46 @@ func disjuncts(f logic.Formula) []logic.Formula {
 	return []logic.Formula{f}
 }
 
-// designated returns, sorted, the names a conjunction of atoms
+// designated returns, sorted, the names a disjunct of %compose
 // designates: an atom p(v) designates every name whose formula has p in
-// a positive position (observed on the reference).
+// a positive position (observed on the reference). A disjunct is a
+// conjunction of atoms, negated atoms and equivalences: an atom under a
+// negation designates nothing, and every atom of an equivalence (both
+// polarities at once) designates. set_pldi08's models write
+// trnm(v1) <-> (trnm(v1) | r_by[x,trnm](v1)) & !at[l](v1) & otrnm(v2),
+// which composes trnm's component with otrnm's; the reference frames
+// trnm's component by it first (docs/decomposition.md), which we do not.
+// A disjunction inside a conjunction is refused (the reference fails on
+// it with an internal error).
 func (d *decomposing) designated(prog *model.Program, f logic.Formula) ([]int, error) {
 	var atoms []string
-	var walk func(f logic.Formula) error
-	walk = func(f logic.Formula) error {
+	var walk func(f logic.Formula, pos bool) error
+	walk = func(f logic.Formula, pos bool) error {
 		switch g := f.(type) {
 		case *logic.Binary:
-			if g.Op != logic.And {
-				return fmt.Errorf("a %%compose disjunct must be a conjunction of atoms, not %s", logic.String(f))
+			switch g.Op {
+			case logic.And:
+				if err := walk(g.Left, pos); err != nil {
+					return err
+				}
+				return walk(g.Right, pos)
+			case logic.Iff:
+				atoms = append(atoms, logic.Preds(g)...)
+				return nil
 			}
-			if err := walk(g.Left); err != nil {
-				return err
-			}
-			return walk(g.Right)
+		case *logic.Not:
+			return walk(g.Sub, !pos)
 		case *logic.Atom:
-			atoms = append(atoms, g.Pred)
+			if pos {
+				atoms = append(atoms, g.Pred)
+			}
 			return nil
 		case *logic.Const:
 			return nil
 		}
-		return fmt.Errorf("a %%compose disjunct must be a conjunction of atoms, not %s", logic.String(f))
+		return fmt.Errorf("a %%compose disjunct must be a conjunction of atoms, negated atoms and equivalences, not %s", logic.String(f))
 	}
-	if err := walk(f); err != nil {
+	if err := walk(f, true); err != nil {
 		return nil, err
 	}
 	var names []int
@@ -452,6 +467,13 @@ func (d *decomposing) apply(w *worker, t task) outcome {
 			} else {
 				o.results = append(o.results, d.canonical(w.e, res))
 			}
+		}
+		if o.broken != "" {
+			// A breach after the update stops the run at the structure
+			// that breached, as it does under the classic engine: the
+			// task's later compositions are not applied (the reference
+			// raises set_pldi08/dcas's one message this way, not two).
+			return o
 		}
 	}
 	return o
