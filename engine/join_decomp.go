@@ -128,11 +128,15 @@ func disjuncts(f logic.Formula) []logic.Formula {
 // designates: an atom p(v) designates every name whose formula has p in
 // a positive position (observed on the reference). A disjunct is a
 // conjunction of atoms, negated atoms and equivalences: an atom under a
-// negation designates nothing, and every atom of an equivalence (both
-// polarities at once) designates. set_pldi08's models write
+// negation designates nothing, and an equivalence designates by its
+// left side. set_pldi08's models write
 // trnm(v1) <-> (trnm(v1) | r_by[x,trnm](v1)) & !at[l](v1) & otrnm(v2),
 // which composes trnm's component with otrnm's; the reference frames
-// trnm's component by it first (docs/decomposition.md), which we do not.
+// trnm's component by the rest first (docs/decomposition.md), which we
+// do not. (Designating by every atom of the equivalence gives the same
+// counts on our handoff program, where slot(v1) is in every thread's
+// name, but composes all threads at once: 54,000 structures examined
+// with three threads instead of 4,000.)
 // A disjunction inside a conjunction is refused (the reference fails on
 // it with an internal error).
 func (d *decomposing) designated(prog *model.Program, f logic.Formula) ([]int, error) {
@@ -148,8 +152,8 @@ func (d *decomposing) designated(prog *model.Program, f logic.Formula) ([]int, e
 				}
 				return walk(g.Right, pos)
 			case logic.Iff:
-				atoms = append(atoms, logic.Preds(g)...)
-				return nil
+				// p(v1) <-> ψ: the frame ψ of p's component.
+				return walk(g.Left, pos)
 			}
 		case *logic.Not:
 			return walk(g.Sub, !pos)
