@@ -54,6 +54,9 @@ func TestPsetSymmetryAsTheReference(t *testing.T) {
 		}, 764, 0, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			if c.total > 700 && testing.Short() {
+				t.Skip("a run of seconds")
+			}
 			prog, input := c.prog, c.input
 			if c.ref {
 				if _, err := os.Stat(refDecomposition); err != nil {
@@ -137,6 +140,9 @@ func TestComposeDisjunctionRefused(t *testing.T) {
 func TestDcasNomemberAsTheReference(t *testing.T) {
 	if _, err := os.Stat(refDecomposition); err != nil {
 		t.Skip("no reference examples at " + refDecomposition)
+	}
+	if testing.Short() {
+		t.Skip("a run of seconds")
 	}
 	dir := filepath.Join(refDecomposition, "linearization", "set_pldi08", "dcas", "nomember")
 	s := runSummary(t, 1, "run", filepath.Join(dir, "dcas.tvp"), filepath.Join(dir, "dcas.tvs"), "--decompose", "--json", "-", "-q")
