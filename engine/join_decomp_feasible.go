@@ -50,7 +50,7 @@ type feasKey struct {
 // no room for the other thread composed with rest only in
 // assignFromNextField, whose %compose has that disjunct alone, and it
 // went no further).
-func (fz feasibility) feasible(d *decomposing, st *state, plan *composePlan, di, n int, s *tvl.Structure, byName [][]int, set *StructureSet) bool {
+func (fz feasibility) feasible(d *decomposing, st *state, plan *composePlan, di, n int, s *tvl.Structure, byName [][]symEntry) bool {
 	for dj, names := range plan.disjuncts {
 		at := slices.Index(names, n)
 		if dj == di || at < 0 {
@@ -59,7 +59,7 @@ func (fz feasibility) feasible(d *decomposing, st *state, plan *composePlan, di,
 		k := feasKey{s, dj}
 		ok, known := fz.parts[k]
 		if !known {
-			ok = d.composable(st, fz, names, at, s, byName, set)
+			ok = d.composable(st, fz, names, at, s, byName)
 			fz.parts[k] = ok
 		}
 		if !ok {
@@ -72,7 +72,7 @@ func (fz feasibility) feasible(d *decomposing, st *state, plan *composePlan, di,
 // composable reports whether s, as names[at], has a consistent
 // composition with some combination of stored components of the other
 // names.
-func (d *decomposing) composable(st *state, fz feasibility, names []int, at int, s *tvl.Structure, byName [][]int, set *StructureSet) bool {
+func (d *decomposing) composable(st *state, fz feasibility, names []int, at int, s *tvl.Structure, byName [][]symEntry) bool {
 	comps := make([]abstraction.Component, len(names))
 	for i, n := range names {
 		comps[i] = d.comps[n]
@@ -96,8 +96,8 @@ func (d *decomposing) composable(st *state, fz feasibility, names []int, at int,
 		if k == at {
 			return rec(k + 1)
 		}
-		for _, slot := range byName[names[k]] {
-			parts[k] = fz.reveal(d, names[k], set.current(slot))
+		for _, c := range byName[names[k]] {
+			parts[k] = fz.reveal(d, names[k], c.s)
 			if rec(k + 1) {
 				return true
 			}
@@ -139,7 +139,7 @@ type sharedFilter struct {
 // "What remains different"); the components stored agree on every
 // reference example, the messages and components of two programs of
 // ours do not.
-func (fz feasibility) sharedFilters(d *decomposing, st *state, plan *composePlan, di int, parts []*tvl.Structure, byName [][]int, set *StructureSet) (filters []sharedFilter, ok bool) {
+func (fz feasibility) sharedFilters(d *decomposing, st *state, plan *composePlan, di int, parts []*tvl.Structure, byName [][]symEntry) (filters []sharedFilter, ok bool) {
 	names := plan.disjuncts[di]
 	for dj, other := range plan.disjuncts {
 		if dj == di {
@@ -164,7 +164,7 @@ func (fz feasibility) sharedFilters(d *decomposing, st *state, plan *composePlan
 		}
 		allowed, known := fz.shared[key.String()]
 		if !known {
-			allowed = d.projections(st, fz, other, fixed, at, byName, set)
+			allowed = d.projections(st, fz, other, fixed, at, byName)
 			fz.shared[key.String()] = allowed
 		}
 		if len(allowed) == 0 {
@@ -179,7 +179,7 @@ func (fz feasibility) sharedFilters(d *decomposing, st *state, plan *composePlan
 // set and every combination of stored components of the other names,
 // and returns the projections onto the positions at of the consistent
 // compositions (Compose, then Coerce).
-func (d *decomposing) projections(st *state, fz feasibility, names []int, fixed []*tvl.Structure, at []int, byName [][]int, set *StructureSet) map[string]bool {
+func (d *decomposing) projections(st *state, fz feasibility, names []int, fixed []*tvl.Structure, at []int, byName [][]symEntry) map[string]bool {
 	comps := make([]abstraction.Component, len(names))
 	for i, n := range names {
 		comps[i] = d.comps[n]
@@ -209,8 +209,8 @@ func (d *decomposing) projections(st *state, fz feasibility, names []int, fixed 
 			rec(k + 1)
 			return
 		}
-		for _, slot := range byName[names[k]] {
-			parts[k] = fz.reveal(d, names[k], set.current(slot))
+		for _, c := range byName[names[k]] {
+			parts[k] = fz.reveal(d, names[k], c.s)
 			rec(k + 1)
 		}
 	}

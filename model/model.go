@@ -32,6 +32,19 @@ type Program struct {
 	// DecompNames are the %dname declarations (graph decomposition,
 	// docs/decomposition.md), in order; the classic engine ignores them.
 	DecompNames []DecompName
+	// PSets are the %pset declarations, in order: sets whose members
+	// (thread names) the decomposing engine treats as interchangeable,
+	// identifying components that differ by a permutation of them
+	// (docs/decomposition.md); the classic engine reads them as %s sets.
+	PSets []PSet
+}
+
+// PSet is a %pset declaration: its name and members, in the order
+// written.
+type PSet struct {
+	Name    string
+	Members []string
+	Origin  string
 }
 
 // DecompName is a %dname: the component of a structure named Name holds
@@ -106,6 +119,10 @@ type Action struct {
 	// absent: %frame_pre, %compose and %frame formulas, and %decompose's
 	// formula (1 for a bare %decompose). The classic engine ignores them.
 	FramePre, Compose, Frame, Decompose logic.Formula
+	// PSets are the %psets the action's %param clauses range over, in
+	// order (the action is instantiated for their first members only;
+	// the decomposing engine stands it for every member by symmetry).
+	PSets []string
 	// Unsupported names the clauses present that the engine ignores
 	// (graph decomposition's %decompose, %compose, %frame, ...).
 	Unsupported []string

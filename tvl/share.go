@@ -124,6 +124,27 @@ func zeroTable(m int) *table {
 // (copied on s's first write), so this costs a pointer; a unary one is a
 // word or two, copied.
 func (s *Structure) CopyPred(p *Pred, from *Structure) {
+	s.copyPredAs(p, p, from)
+}
+
+// Renamed returns a copy of s in which each predicate q that is a value
+// of m holds what s holds for its key p (m maps p to q): a renaming of
+// the predicates, such as a permutation of thread names. Keys and values
+// must be the same set of predicates, each value of its key's arity.
+func (s *Structure) Renamed(m map[*Pred]*Pred) *Structure {
+	r := s.Clone()
+	for p, q := range m {
+		if p.Arity != q.Arity {
+			panic("tvl: Renamed maps " + p.Name + " to " + q.Name + " of another arity")
+		}
+		r.copyPredAs(q, p, s)
+	}
+	return r
+}
+
+// copyPredAs gives s's predicate p the interpretation from has for src
+// (of p's arity).
+func (s *Structure) copyPredAs(p, src *Pred, from *Structure) {
 	s.mustWrite()
 	if s.voc != from.voc || s.n != from.n {
 		panic("tvl: CopyPred between structures of different universes")
@@ -136,15 +157,15 @@ func (s *Structure) CopyPred(p *Pred, from *Structure) {
 	}
 	switch p.Arity {
 	case 0:
-		s.nullary[p.Index] = from.nullary[p.Index]
+		s.nullary[p.Index] = from.nullary[src.Index]
 	case 1:
 		s.writableUnary()
-		copy(s.unaryVal(p.Index), from.unaryVal(p.Index))
-		copy(s.unaryHalf(p.Index), from.unaryHalf(p.Index))
+		copy(s.unaryVal(p.Index), from.unaryVal(src.Index))
+		copy(s.unaryHalf(p.Index), from.unaryHalf(src.Index))
 	case 2:
-		s.binaryTables()[p.Index] = share(from.binary[p.Index])
+		s.binaryTables()[p.Index] = share(from.binary[src.Index])
 	default:
-		t := from.kary[p.Arity][p.Index]
+		t := from.kary[src.Arity][src.Index]
 		if from.tok != 0 {
 			c := &karyTable{vals: make(map[TupleKey]Kleene, len(t.vals)), owner: s.tok}
 			for k, v := range t.vals {

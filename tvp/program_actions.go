@@ -2,6 +2,7 @@ package tvp
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/tvla-go/tvla/logic"
@@ -206,6 +207,9 @@ func (pp *progParser) actionBodies(def *actionDef, bind map[string]string) ([]*m
 			}
 			for _, p := range params {
 				a.Args = append(a.Args, combo[p.name])
+				if ps := pp.psetOf(p.members); ps != "" && !slices.Contains(a.PSets, ps) {
+					a.PSets = append(a.PSets, ps)
+				}
 			}
 			out = append(out, a)
 			return nil

@@ -2,6 +2,7 @@ package tvp
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/tvla-go/tvla/logic"
@@ -93,7 +94,7 @@ func (pp *progParser) decls(inForeach bool) error {
 // setDecl reads %s name expr. Declaring a set again adds to it, as in
 // TVLA.
 func (pp *progParser) setDecl() error {
-	pp.next()
+	kw := pp.next()
 	name, err := pp.expect(ID, "a set name")
 	if err != nil {
 		return err
@@ -103,7 +104,41 @@ func (pp *progParser) setDecl() error {
 		return err
 	}
 	pp.sets[name.Text] = union(pp.sets[name.Text], members)
+	if kw.Kind == PSET {
+		pp.psetDecl(name.Text, kw.Pos)
+	}
 	return nil
+}
+
+// psetDecl records a %pset (after its members were added to the set of
+// that name) in the program, once per name.
+func (pp *progParser) psetDecl(name string, pos Pos) {
+	for i := range pp.prog.PSets {
+		if pp.prog.PSets[i].Name == name {
+			pp.prog.PSets[i].Members = slices.Clone(pp.sets[name])
+			return
+		}
+	}
+	pp.prog.PSets = append(pp.prog.PSets, model.PSet{Name: name, Members: slices.Clone(pp.sets[name]), Origin: pos.String()})
+}
+
+// psetOf is the %pset whose members are exactly members (in any order),
+// or "".
+func (pp *progParser) psetOf(members []string) string {
+	for _, ps := range pp.prog.PSets {
+		if len(ps.Members) == len(members) {
+			same := true
+			for _, m := range members {
+				if !slices.Contains(ps.Members, m) {
+					same = false
+				}
+			}
+			if same {
+				return ps.Name
+			}
+		}
+	}
+	return ""
 }
 
 // consistencyRule reads %r body ==> head. The head's form is checked
