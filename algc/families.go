@@ -85,6 +85,8 @@ func (c *compiler) family(n *alg.PredName) (*instrument, string) {
 		return c.onFamily(args)
 	case "inv", "self":
 		return c.fieldFamily(n.Name, name, args)
+	case "pre":
+		return c.preFamily(name, args)
 	case "rcommutes", "rcommutes2":
 		return c.rcommutesFamily(n.Name, args)
 	case "opval":
@@ -122,7 +124,7 @@ func (c *compiler) family(n *alg.PredName) (*instrument, string) {
 				fmt.Sprintf("%%r %s(v) ==> has[%s](v)", name, d),
 			}}, ""
 	}
-	return nil, fmt.Sprintf("unknown instrumentation family %s (the generator knows succ[x,y], succ[x,y,f], opval[x], same[x,y], same[x,X], on[x,X], ordered[x,y], past[x,X], inv[f,g], self[f], rcommutes and rcommutes2; others can be written in a tvp block)", n.Name)
+	return nil, fmt.Sprintf("unknown instrumentation family %s (the generator knows succ[x,y], succ[x,y,f], opval[x], same[x,y], same[x,X], on[x,X], ordered[x,y], past[x,X], pre[X], inv[f,g], self[f], rcommutes and rcommutes2; others can be written in a tvp block)", n.Name)
 }
 
 // pastFamily is past[x,X]: thread variable x holds a node that the shared
@@ -176,6 +178,28 @@ func (c *compiler) onFamily(args []string) (*instrument, string) {
 			fmt.Sprintf("%%r %s(v_1) & %s(v_1, v_2) ==> %s(v_2)", name, x, X),
 			fmt.Sprintf("%%r %s(v) ==> has[%s](v)", name, x),
 		}}, ""
+}
+
+// preFamily is pre[X]: v's link successor is the node of the shared
+// pointer X. As an abstraction predicate it keeps the node linked to X
+// out of the summaries around it: in a list linked newest to oldest
+// (the Ladan-Mozes–Shavit queue) the node one link before Head is the
+// one a dequeue moves Head to, and without it a dequeuer's fnp =
+// head.prev pointed into a summary (docs/lms-queue.md). Several nodes
+// may have it (a node whose publication failed still links to X), so
+// it has no uniqueness rule; the definition's own constraints suffice.
+func (c *compiler) preFamily(name string, args []string) (*instrument, string) {
+	if len(args) != 1 {
+		return nil, "pre takes one shared pointer: pre[X]"
+	}
+	X := args[0]
+	if c.s.link == "" {
+		return nil, "pre needs a list type (a node type with a pointer to its own type)"
+	}
+	if !isNode(c.s.shared[X]) {
+		return nil, fmt.Sprintf("%s: %s is not a shared pointer of the list type", name, X)
+	}
+	return &instrument{name: name, decl: fmt.Sprintf("%%i %s(v) = E(u) %s(u) & %s(v, u)", name, X, c.s.link)}, ""
 }
 
 // orderedFamily is ordered[x,y]: when x's node is in the list of the first

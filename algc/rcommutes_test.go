@@ -7,7 +7,7 @@ import (
 )
 
 // The Ladan-Mozes–Shavit queue links its nodes newest to oldest:
-// rcommutes, rcommutes2, has_T[spec], pre_S[spec] and succ[x,y,f]
+// rcommutes, rcommutes2, has_T[spec], pre_S[spec], succ[x,y,f] and pre[X]
 // compile to their definitions and rules, and a dequeue's removal keeps
 // them (docs/lms-queue.md).
 func TestRCommutes(t *testing.T) {
@@ -20,6 +20,8 @@ func TestRCommutes(t *testing.T) {
 		"%i has_T[spec](v) = E(u) Tail_S(u) & spec(v, u)",
 		"%r pre_S[spec](v_1) & has_S[spec](v_2) ==> next(v_1, v_2)",
 		"%i succ[head,fnp,prev](v) = E(u_1, u_2) head(v, u_1) & fnp(v, u_2) & prev(u_1, u_2) THREAD_PRED",
+		// pre[Head]: the node linked to Head, an abstraction predicate.
+		"%i pre[Head](v) = E(u) Head(u) & next(v, u)\n",
 		// The enqueue's node is related to the new Tail_S.
 		"has_T[spec](v) = (E(ts) tr_scheduled(ts) & n(ts, v))",
 		// A removal: the node related to the old Head_S and those one
@@ -42,6 +44,8 @@ func TestRCommutesErrors(t *testing.T) {
 		"rcommutes[next]":       "rcommutes takes no arguments",
 		"succ[head,fnp,val]":    "succ[head,fnp,val]: val is not a pointer field",
 		"succ[head,fnp,nosuch]": "succ[head,fnp,nosuch]: nosuch is not a pointer field",
+		"pre[head]":             "pre[head]: head is not a shared pointer of the list type",
+		"pre[Head,Tail]":        "pre takes one shared pointer: pre[X]",
 	} {
 		text := strings.Replace(string(src), "same[head,tail], rcommutes,", "same[head,tail], "+bad+",", 1)
 		if text == string(src) {
