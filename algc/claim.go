@@ -24,7 +24,8 @@ import (
 //     a one-node deque); the flag goes when t's call returns, so a taker's
 //     call spans the step;
 //   - creator_S(t, n): t's "for" step linearised n's removal, which no
-//     thread has taken yet.
+//     thread has taken yet. The creator must not have linearised itself
+//     (it is then eligible, and stays so while it owes the removal).
 //
 // The take checks the debt, the taker's eligibility and the value, sets
 // the taker's doneLP and clears the debt. The creator answers for its
@@ -81,6 +82,7 @@ func (c *compiler) emitClaims() {
 	w.text("%%p lin_S(v)\n%%p owed_S(v)\n%%p owedval_S(v_1, v_2) function\n%%p elig_S(v_1, v_2)\n%%p creator_S(v_1, v_2) function invfunction")
 	w.text("%%r owed_S(v) ==> lin_S(v)")
 	w.text("%%r creator_S(v_1, v_2) ==> owed_S(v_2)")
+	w.text("%%r creator_S(v_1, v_2) ==> elig_S(v_1, v_2)")
 	w.text("%%r owed_S(v_2) & isthread(v_1) & !(E(v_3) v_3 != v_1 & creator_S(v_3, v_2)) ==> creator_S(v_1, v_2)")
 	w.text("%%r owedval_S(v_1, v_2) ==> owed_S(v_1)")
 	w.text("%%r elig_S(v_1, v_2) ==> owed_S(v_2)")
@@ -127,7 +129,7 @@ func (sp *specLib) forSteps(b *builder, m *alg.LPMark, at, next *loc, pos alg.Po
 	focus = append([]string{b.g.focusOn(x)}, focus...)
 	title := fmt.Sprintf("linearisation point for the taker of %s's node: the specification's %s() returns %s", source(x), op.Name, source(value))
 	st := b.newStep(at, next, pos, title)
-	st.pre = fmt.Sprintf("!%s & !%s & !%s & %s & !%s", lin, sp.empty(), differs, some, owes)
+	st.pre = fmt.Sprintf("!%s & !%s & !%s & !%s & %s & !%s", lin, done, sp.empty(), differs, some, owes)
 	st.focus = focus
 	b.g.threadVarsRead(value, st.reads)
 	b.g.threadVarsRead(x, st.reads)
@@ -146,12 +148,13 @@ func (sp *specLib) forSteps(b *builder, m *alg.LPMark, at, next *loc, pos alg.Po
 	again.focus = []string{b.g.focusOn(x)}
 	b.g.threadVarsRead(x, again.reads)
 	fails := b.newStep(at, nil, pos, fmt.Sprintf("linearisation point of %s for the taker of %s's node fails", op.Name, source(x)))
-	fails.pre = fmt.Sprintf("!%s & (%s | %s | !%s | %s)", lin, sp.empty(), differs, some, owes)
+	fails.pre = fmt.Sprintf("!%s & (%s | %s | %s | !%s | %s)", lin, done, sp.empty(), differs, some, owes)
 	fails.focus = focus
 	b.g.threadVarsRead(value, fails.reads)
 	b.g.threadVarsRead(x, fails.reads)
 	where := sp.where(b, pos)
 	fails.msgs = []message{
+		{done, fmt.Sprintf("linearisability: %s linearises a removal for the taker of %s's node after linearising %s", op.Name, source(x), where)},
 		{sp.empty(), fmt.Sprintf("linearisability: %s of a value while the specification %s is empty %s", op.Name, sp.name, where)},
 		{differs, fmt.Sprintf("linearisability: %s returns a value other than the specification's %s %s", op.Name, sp.what(op), where)},
 		{"!" + some, fmt.Sprintf("linearisability: %s linearises a removal for the taker of %s's node, but no thread in a call could take it %s", op.Name, source(x), where)},
