@@ -23,13 +23,13 @@ func TestClaimCompile(t *testing.T) {
 	if strings.Contains(out.TVP, eligMark) {
 		t.Fatalf("a placeholder %s is left in the model", eligMark)
 	}
-	forStep := actionText(t, out.TVP, "popRight, line 119: linearisation point for the taker of rh's node")
+	forStep := actionText(t, out.TVP, "popRight, line 128: linearisation point for the taker of rh's node")
 	for _, want := range []string{
 		"owed_S(v) = owed_S(v) | (E(ts) tr_scheduled(ts) & rh(ts, v))",
 		"creator_S(v_1, v_2) = creator_S(v_1, v_2) | tr_scheduled(v_1) & (E(ts) tr_scheduled(ts) & rh(ts, v_2))",
 		"Tail_S(v) = E(w) Tail_S(w) & right(v, w)",
-		"at[popRight131](v_1)",
-		"at[popLeft170](v_1)",
+		"at[popRight140](v_1)",
+		"at[popLeft179](v_1)",
 		"& (E(w_e) Head_S(w_e) & Tail_S(w_e))",
 		"%retain !gone_S(v)",
 	} {
@@ -37,17 +37,17 @@ func TestClaimCompile(t *testing.T) {
 			t.Errorf("the for step has no %q:\n%s", want, forStep)
 		}
 	}
-	again := actionText(t, out.TVP, "popRight, line 119: rh's node has had its removal linearised: nothing to do")
+	again := actionText(t, out.TVP, "popRight, line 128: rh's node has had its removal linearised: nothing to do")
 	if strings.Contains(again, "Tail_S(v) =") {
 		t.Errorf("the second for step on a node changes the specification:\n%s", again)
 	}
-	take := actionText(t, out.TVP, "popRight, line 131: linearisation point: popRight() takes the removal")
+	take := actionText(t, out.TVP, "popRight, line 140: linearisation point: popRight() takes the removal")
 	for _, want := range []string{"doneLP(v) = doneLP(v) | tr_scheduled(v)", "owed_S(v) = owed_S(v) & !", "elig_S(ts, w_"} {
 		if !strings.Contains(take, want) {
 			t.Errorf("the take has no %q:\n%s", want, take)
 		}
 	}
-	end := actionText(t, out.TVP, "popRight, line 102: return from popRight fails")
+	end := actionText(t, out.TVP, "popRight, line 111: return from popRight fails")
 	if !strings.Contains(end, "returns before any thread took the removal it linearised") {
 		t.Errorf("the response does not check the creator's debt:\n%s", end)
 	}
