@@ -17,6 +17,8 @@ var good = []string{
 	"../programs/queue/dglm.alg",
 	"testdata/good/lockstack.alg",
 	"../programs/stack/elimination.alg",
+	"../cmd/tvla/testdata/claim/claimstack.alg",
+	"../programs/deque/snark-doherty.alg",
 }
 
 func TestGoodPrograms(t *testing.T) {

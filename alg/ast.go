@@ -212,7 +212,21 @@ type LPMark struct {
 	// operation, another thread's operation ("@lp(v) after push(n == o)",
 	// an elimination).
 	Partner *Partner
-	Cond    Expr // nil: unconditional
+	// Claim, if not nil: a linearisation point decided later, "@lp(v)
+	// for x" (a removal linearised now on behalf of whichever thread
+	// later takes it) or "@lp(v) from x" (this thread takes the removal
+	// linearised for x's node); docs/algorithms.md.
+	Claim *Claim
+	Cond  Expr // nil: unconditional
+}
+
+// Claim is "for X" or "from X" on a linearisation point: X's node is the
+// token that ties a removal linearised by one thread ("for") to the
+// thread that later returns its value ("from").
+type Claim struct {
+	Pos  Pos
+	Take bool // from: this thread takes the removal; for: linearise it
+	X    Expr
 }
 
 // Partner is "after OP(VAR == EXPR)" on a linearisation point: the

@@ -85,6 +85,7 @@ func check(prog *Program, e *errs) {
 	}
 	c.taggedDecls()
 	c.taggedCASes()
+	c.claimsPaired()
 }
 
 func at(p Pos) string { return fmt.Sprintf("%d:%d", p.Line, p.Col) }
@@ -397,6 +398,7 @@ func (c *checker) lp(m *LPMark, x Expr) {
 		}
 	}
 	c.partner(m)
+	c.claim(m)
 	if m.Cond != nil {
 		c.cond(m.Cond, false)
 	}

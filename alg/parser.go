@@ -496,6 +496,9 @@ func (p *parser) lpMark() *LPMark {
 	}
 	if t := p.tok(); t.kind == tIdent && t.text == "after" {
 		m.Partner = p.partner()
+	} else if t.kind == tIdent && (t.text == "for" || t.text == "from") {
+		p.next()
+		m.Claim = &Claim{Pos: t.pos, Take: t.text == "from", X: p.expr()}
 	}
 	if p.accept("if") {
 		m.Cond = p.expr()

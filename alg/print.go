@@ -192,6 +192,9 @@ func lpString(m *LPMark) string {
 	if pt := m.Partner; pt != nil {
 		s += " after " + pt.Op + "(" + pt.Var.Name + " == " + ExprString(pt.Expr) + ")"
 	}
+	if cl := m.Claim; cl != nil {
+		s += " " + cl.Word() + " " + ExprString(cl.X)
+	}
 	if m.Cond != nil {
 		s += " if " + ExprString(m.Cond)
 	}

@@ -31,6 +31,9 @@ type loc struct {
 	// alias: a loop head placeholder resolves to the loop body's entry.
 	alias *loc
 	pos   alg.Pos
+	// op is the operation the thread location belongs to ("" for idle
+	// and init's).
+	op string
 }
 
 func (l *loc) final() *loc {
@@ -135,6 +138,9 @@ type builder struct {
 	// partnerLPs are the partner steps, whose focus on the partner's
 	// location is added once every operation is built (partner.go).
 	partnerLPs []partnerLP
+	// claimSteps are the steps of "@lp(v) for x" points whose formulas
+	// name the threads that may take the removal (claim.go).
+	claimSteps []*step
 }
 
 func (b *builder) newLoc(pos alg.Pos, suffix string) *loc {
@@ -145,6 +151,9 @@ func (b *builder) newLoc(pos alg.Pos, suffix string) *loc {
 	}
 	b.names[name] = true
 	l := &loc{name: name, thread: !b.inInit, internal: b.atomic > 0, pos: pos}
+	if !b.inInit && b.op != nil {
+		l.op = b.op.Name
+	}
 	b.locs = append(b.locs, l)
 	return l
 }

@@ -46,6 +46,7 @@ var reserved = map[string]bool{
 	"tonull": true, "noval": true, "sm": true, "isNew": true, "E": true, "A": true, "TC": true,
 	"idle": true, "ready": true, "yield": true, "error": true, "init": true, "schedule": true, "unschedule": true,
 	"inac": true, "kill": true, "instance": true, "freed": true, "reuse_pick": true, "stale": true,
+	"lin_S": true, "owed_S": true, "owedval_S": true, "elig_S": true, "owedsame_S": true, "eligible_S": true, "creator_S": true,
 }
 
 // Compile parses, checks and compiles an algorithm.
@@ -76,8 +77,12 @@ func CompileProgram(file string, prog *alg.Program) (*Output, error) {
 			if m := lpOf(st); m != nil && m.Empty {
 				c.spec.emptyLPs = true
 			}
+			if m := lpOf(st); m != nil && m.Claim != nil {
+				c.spec.claims = true
+			}
 		})
 	}
+	c.spec.takers = claimOps(prog)
 	c.generateInstruments()
 	c.spec.gen = c.gen
 	c.build(prog)
@@ -183,6 +188,7 @@ func (c *compiler) build(prog *alg.Program) {
 	}
 	c.prune()
 	c.partnerFocus()
+	c.claimFixups()
 	c.checkLocks()
 	c.schedule()
 }

@@ -146,6 +146,7 @@ func (c *compiler) emitCore(prog *alg.Program) {
 	}
 	c.emitReuse()
 	c.emitSpecSort()
+	c.emitClaims()
 }
 
 // emitSpecSort declares is_spec, the sort of the specification's nodes,

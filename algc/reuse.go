@@ -97,6 +97,18 @@ func (b *builder) reuseSteps(l *loc, st *alg.AssignStmt, after *loc) {
 		// linearisation point relates it anew.
 		take.updates = append(take.updates, update{"spec(v_1, v_2)", "spec(v_1, v_2) & !reuse_pick(v_1)"})
 	}
+	if b.spec.claims {
+		// A reused node has had no removal linearised for it; one still
+		// owed for it could no longer be told from a removal of the new
+		// incarnation (claim.go).
+		owed := "(E(w) reuse_pick(w) & owed_S(w))"
+		take.pre += " & !" + owed
+		take.updates = append(take.updates, update{"lin_S(v)", "lin_S(v) & !reuse_pick(v)"})
+		lost := b.newStep(mid, nil, st.Pos, text+" reuses a node whose removal is owed")
+		lost.focus = take.focus
+		lost.pre = owed
+		lost.msgs = []message{{owed, "linearisability: a node is reused while the removal linearised for it has not been taken " + fmt.Sprintf("(%s, line %d)", b.opName(), st.Pos.Line)}}
+	}
 	take.writes[x.Name] = true
 	b.staleOnRebase(take, x.Name)
 	take.assigns = append(take.assigns, &threadAssign{name: x.Name, val: "reuse_pick(v_2)", reuse: true})

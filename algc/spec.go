@@ -27,6 +27,10 @@ type specLib struct {
 	// node of its value).
 	relation bool
 	gen      *instruments
+	// claims: some point is decided later (@lp(v) for x); takers are the
+	// operations with a point that takes such a removal (claim.go).
+	claims bool
+	takers map[string]bool
 }
 
 func (sp *specLib) queue() bool { return sp.name == "queue" }
@@ -74,6 +78,10 @@ func (sp *specLib) lpSteps(b *builder, m *alg.LPMark, at, next *loc, pos alg.Pos
 		sp.emptySteps(b, at, next, pos)
 	case m.Partner != nil:
 		sp.partnerSteps(b, m, at, next, pos)
+	case m.Claim != nil && m.Claim.Take:
+		sp.takeSteps(b, m, at, next, pos)
+	case m.Claim != nil:
+		sp.forSteps(b, m, at, next, pos)
 	default:
 		sp.removeSteps(b, m.Value, at, next, pos)
 	}
@@ -147,11 +155,14 @@ func (sp *specLib) insertSteps(b *builder, at, next *loc, pos alg.Pos) {
 	fails.msgs = []message{{done, fmt.Sprintf("linearisability: %s linearises twice %s", op.Name, sp.where(b, pos))}}
 }
 
-func (sp *specLib) removeSteps(b *builder, value alg.Expr, at, next *loc, pos alg.Pos) {
+// removalGuard is what a removal's specification step with value needs:
+// the formula "the specification's end holds another value" and the
+// step's focus.
+func (sp *specLib) removalGuard(b *builder, value alg.Expr) (differs string, focus []string) {
 	op := b.op
 	L, D := sp.s.link, sp.s.value
-	differs := fmt.Sprintf("(E(w_v, dd) %s & %s(w_v, dd) & !%s)", sp.first(op, "w_v"), D, sched(b.g.val(value, "ts", "dd")))
-	focus := []string{sp.first(op, "v"), fmt.Sprintf("(E(w_v) %s & %s(w_v, v))", sp.first(op, "w_v"), D)}
+	differs = fmt.Sprintf("(E(w_v, dd) %s & %s(w_v, dd) & !%s)", sp.first(op, "w_v"), D, sched(b.g.val(value, "ts", "dd")))
+	focus = []string{sp.first(op, "v"), fmt.Sprintf("(E(w_v) %s & %s(w_v, v))", sp.first(op, "w_v"), D)}
 	if v, ok := value.(*alg.Name); ok && sp.s.isThread(v.Name) {
 		focus = append(focus, sched(v.Name+"(ts, v)"))
 	}
@@ -161,6 +172,24 @@ func (sp *specLib) removeSteps(b *builder, value alg.Expr, at, next *loc, pos al
 	if sp.deque() && sp.right(op) {
 		focus[0] = fmt.Sprintf("(E(w) Tail_S(w) & %s(v, w))", L)
 	}
+	return differs, focus
+}
+
+// what names the end a removal takes, for messages.
+func (sp *specLib) what(op *alg.OpDecl) string {
+	switch {
+	case sp.queue():
+		return "first value"
+	case sp.deque():
+		return sp.Spec().Op(op.Name).End + " end"
+	}
+	return "top"
+}
+
+func (sp *specLib) removeSteps(b *builder, value alg.Expr, at, next *loc, pos alg.Pos) {
+	op := b.op
+	L := sp.s.link
+	differs, focus := sp.removalGuard(b, value)
 	st := b.newStep(at, next, pos, fmt.Sprintf("linearisation point: the specification's %s() returns %s", op.Name, source(value)))
 	st.pre = fmt.Sprintf("!%s & !%s & !%s", done, sp.empty(), differs)
 	st.focus = focus
@@ -173,13 +202,7 @@ func (sp *specLib) removeSteps(b *builder, value alg.Expr, at, next *loc, pos al
 	sp.witnessReads(b, st.reads)
 	st.updates = sp.removeUpdates(op)
 	st.retain = "!gone_S(v)"
-	what := "top"
-	switch {
-	case sp.queue():
-		what = "first value"
-	case sp.deque():
-		what = sp.Spec().Op(op.Name).End + " end"
-	}
+	what := sp.what(op)
 	fails := b.newStep(at, nil, pos, fmt.Sprintf("linearisation point of %s fails", op.Name))
 	fails.pre = fmt.Sprintf("%s | %s | %s", done, sp.empty(), differs)
 	fails.focus = focus

@@ -249,6 +249,9 @@ func (b *builder) namedLoc(name string, pos alg.Pos) *loc {
 	}
 	b.names[name] = true
 	l := &loc{name: name, thread: true, pos: pos}
+	if b.op != nil && !b.inInit {
+		l.op = b.op.Name
+	}
 	b.locs = append(b.locs, l)
 	return l
 }
@@ -276,6 +279,7 @@ func (b *builder) endSteps(l *loc, flag, notFlag, what string) {
 	if notFlag != "" {
 		fails.msgs = append(fails.msgs, message{sched(notFlag + "(ts)"), fmt.Sprintf("linearisability: %s returns empty after linearising with a value", b.op.Name)})
 	}
+	b.spec.claimEnd(end, fails, b.op)
 }
 
 func isNewExpr(x alg.Expr) bool {
