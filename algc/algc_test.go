@@ -136,6 +136,27 @@ func TestLPKeepsWitnesses(t *testing.T) {
 	}
 }
 
+// The value check at a linearisation point also focuses on the
+// scheduled thread's node of each variable it keeps alive: in
+// shann-fixed.alg lv is x's value and x's node front's successor, and
+// both the point and its failing twin split on front's and x's nodes,
+// so that a thread whose stale and current snapshots a join merged is
+// checked one case at a time. A point whose value is read through no
+// recorded fact focuses on the value's variable only.
+func TestLPFocusesWitnesses(t *testing.T) {
+	out := compileFile(t, "../programs/queue/shann-fixed.alg")
+	want := "(E(ts) tr_scheduled(ts) & lv(ts, v)), (E(ts) tr_scheduled(ts) & front(ts, v)), (E(ts) tr_scheduled(ts) & x(ts, v)) }"
+	for _, title := range []string{"dequeue, line 82: linearisation point: the specification's dequeue() returns lv", "dequeue, line 82: linearisation point of dequeue fails"} {
+		if a := action(out.TVP, title); !strings.Contains(a, want) {
+			t.Errorf("%q does not focus on lv, front and x:\n%s", title, a)
+		}
+	}
+	out = compileFile(t, "../programs/stack/lockstack.alg")
+	if a := action(out.TVP, "pop, line 40: linearisation point: the specification's pop() returns lv"); !strings.Contains(a, "(E(ts) tr_scheduled(ts) & lv(ts, v)), (E(ts) tr_scheduled(ts) & ss(ts, v)) }") {
+		t.Errorf("the pop's point does not focus on ss, the node lv was read from:\n%s", a)
+	}
+}
+
 // same[x,X] with X a shared pointer: x points where X does, with the
 // rules that give each side from the other.
 func TestSameSharedPointer(t *testing.T) {

@@ -2,6 +2,7 @@ package algc
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/tvla-go/tvla/alg"
@@ -200,6 +201,9 @@ func (sp *specLib) removeSteps(b *builder, value alg.Expr, at, next *loc, pos al
 	st.flags = map[string]bool{"doneLP": true}
 	b.g.threadVarsRead(value, st.reads)
 	sp.witnessReads(b, st.reads)
+	wf := sp.witnessFocus(st.reads, st.focus)
+	st.focus = append(append([]string(nil), st.focus...), wf...)
+	focus = append(append([]string(nil), focus...), wf...)
 	st.updates = sp.removeUpdates(op)
 	st.retain = "!gone_S(v)"
 	what := sp.what(op)
@@ -312,6 +316,38 @@ func (sp *specLib) witnessReads(b *builder, reads map[string]bool) {
 			}
 		}
 	}
+}
+
+// witnessFocus is the focus on the scheduled thread's node of every node
+// variable in reads that the focus list does not name yet, in name order.
+// The value check follows the chain of facts witnessReads kept (lv is x's
+// value, x's node p's successor, p's node related to the specification's
+// head) only where each link is definite; with collapsed threads a
+// partial join at the scheduling point before the linearisation point
+// may have merged a thread's current snapshot with a stale one (shann's
+// dequeue: front at FRONT's cell or at the cell before it), and the
+// check then sees x's node possibly after either, so possibly not the
+// specification's first.
+func (sp *specLib) witnessFocus(reads map[string]bool, have []string) []string {
+	seen := map[string]bool{}
+	for _, f := range have {
+		seen[f] = true
+	}
+	var vars []string
+	for v := range reads {
+		if isNode(sp.s.thread[v]) {
+			vars = append(vars, v)
+		}
+	}
+	sort.Strings(vars)
+	var out []string
+	for _, v := range vars {
+		if f := sched(v + "(ts, v)"); !seen[f] {
+			seen[f] = true
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // opvalOf is the name of the requested opval instrument of node variable
