@@ -23,6 +23,9 @@ type Outputs struct {
 	// for the pictures of every structure and the CFG; HTML a
 	// self-contained report; JSON the summary ("-": Stdout).
 	TVS, DOT, SVG, HTML, JSON string
+	// TraceTVS gets, for every message, its shortest abstract trace as
+	// TVS: each step's structure as stored, under its location.
+	TraceTVS string
 	// SoftTVP gets the declarations of the soft invariants that held.
 	SoftTVP string
 	// SoftSet gets the set of soft invariants that held, when the run
@@ -55,6 +58,7 @@ func (out *Outputs) Check() error {
 		{"--soft-invariants-out", out.SoftTVP, false},
 		{"--soft-save", out.SoftSet, false},
 		{"--tvs", out.TVS, false},
+		{"--trace-tvs", out.TraceTVS, false},
 		{"--dot", out.DOT, true},
 		{"--html", out.HTML, true},
 		{"--json", out.JSON, false},
@@ -160,6 +164,45 @@ func (out *Outputs) WriteTVS(o *Outcome) error {
 		return err
 	}
 	return WriteFileAtomic(out.TVS, buf.Bytes())
+}
+
+// WriteTraceTVS writes, for every message (the first structure's, when a
+// message was raised on several at a location, as --trace prints it), the
+// structures of its shortest abstract trace from an input structure, one
+// %location block per step, each described ("trace 2, step 5: after
+// ACTION"); the last step carries the message. Reading a trace is reading
+// these structures one after the other.
+func (out *Outputs) WriteTraceTVS(o *Outcome) error {
+	if out.TraceTVS == "" {
+		return nil
+	}
+	var locs []tvp.TVSLocation
+	n := 0
+	for _, l := range o.Result.Locations {
+		for _, g := range l.MessageGroups() {
+			m := g.Messages[0]
+			n++
+			steps := o.Result.Trace(m)
+			for i, st := range steps {
+				d := fmt.Sprintf("trace %d (%s at %s), step %d: ", n, OneLine(m.Text), l.Label, i)
+				if i == 0 {
+					d += "an input structure"
+				} else {
+					d += "after " + st.Action
+				}
+				ts := tvp.TVSStructure{Structure: st.Structure, Description: d}
+				if i == len(steps)-1 {
+					ts.Messages = []string{OneLine(m.Text)}
+				}
+				locs = append(locs, tvp.TVSLocation{Label: st.Location, Structures: []tvp.TVSStructure{ts}})
+			}
+		}
+	}
+	var buf bytes.Buffer
+	if err := tvp.WriteTVS(&buf, locs); err != nil {
+		return err
+	}
+	return WriteFileAtomic(out.TraceTVS, buf.Bytes())
 }
 
 // WriteSummary writes the JSON summary.

@@ -1,8 +1,14 @@
 package main
 
 import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/tvla-go/tvla/tvp"
 )
 
 // twice.tvp raises "some x" at L1 on two structures in one application
@@ -54,5 +60,48 @@ func TestSameMessagePrintedOnceWithCount(t *testing.T) {
 	}
 	if g := s.MessageGroups[0]; g.Location != "L1" || g.Text != "some x" || g.Action != "Look()" || g.Structures != 2 {
 		t.Errorf("JSON group %+v", g)
+	}
+}
+
+// --trace-tvs writes each trace's steps as TVS, one structure per step
+// under its location, in the order --trace lists them, the last carrying
+// the message: a file the program's vocabulary reads back.
+func TestTraceTVSWritesEveryStep(t *testing.T) {
+	prog := filepath.Join("..", "..", "programs", "sll", "search_nullderef.tvp")
+	out := filepath.Join(t.TempDir(), "trace.tvs")
+	code, stdout, errOut := runCLI("run", prog, "--trace", "--trace-tvs", out, "-q")
+	if code != exitMessages {
+		t.Fatalf("exit %d, want 1 (stderr %q)", code, errOut)
+	}
+	var want []string // the steps' locations, as --trace lists them
+	for _, line := range strings.Split(stdout, "\n") {
+		if f := strings.Fields(line); len(f) > 2 && strings.HasPrefix(line, "  ") && f[0] == strconv.Itoa(len(want)) {
+			want = append(want, f[1])
+		}
+	}
+	loaded, _, err := tvp.LoadProgram(prog, tvp.LoadConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	locs, err := tvp.LoadTVS(out, loaded.Vocabulary.Tvl(), tvp.LoadConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for i, l := range locs {
+		if len(l.Structures) != 1 {
+			t.Fatalf("step %d at %s: %d structures, want 1", i, l.Label, len(l.Structures))
+		}
+		st := l.Structures[0]
+		if !strings.HasPrefix(st.Description, fmt.Sprintf("trace 1 (null dereference: y->nxt at L3), step %d: ", i)) {
+			t.Errorf("step %d described %q", i, st.Description)
+		}
+		if last := i == len(locs)-1; last != (len(st.Messages) == 1) {
+			t.Errorf("step %d of %d carries messages %q", i, len(locs), st.Messages)
+		}
+		got = append(got, l.Label)
+	}
+	if len(want) < 2 || !slices.Equal(got, want) {
+		t.Errorf("steps at %v, --trace lists %v", got, want)
 	}
 }

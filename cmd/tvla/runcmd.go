@@ -31,6 +31,7 @@ type runOptions struct {
 	// explainUpdates names an action whose derived updates to print.
 	explainUpdates string
 	trace          bool
+	traceTVS       string
 	// decompose is --decompose: --join decomp.
 	decompose bool
 }
@@ -74,6 +75,7 @@ func addRunFlags(f *pflag.FlagSet, o *runOptions) {
 	f.StringVar(&c.Soft.From, "soft-from", "", "start from the saved soft-invariant set in `FILE` (default PROGRAM.soft beside the program, when it exists; none: no set)")
 	f.StringVar(&c.Soft.Save, "soft-save", "", "when the run verifies, save the soft invariants that held as a set to `FILE`, for --soft-from")
 	f.StringVar(&o.tvsOut, "tvs", "", "write the final structures per location as TVS to `FILE`")
+	f.StringVar(&o.traceTVS, "trace-tvs", "", "write, for every message, the structures of its shortest abstract trace (one per step, as --trace lists them) as TVS to `FILE`")
 	f.StringVar(&o.dotOut, "dot", "", "write the final structures per location as Graphviz DOT to `FILE`")
 	f.StringVar(&o.svgDir, "svg", "", "render every structure and the CFG as SVG into `DIR`")
 	f.StringVar(&o.htmlOut, "html", "", "write a self-contained HTML report to `FILE`")
@@ -111,7 +113,7 @@ func runAnalysis(cmd *cobra.Command, o *runOptions, args []string) error {
 	}
 	// Every output is checked before anything is read: a path that could
 	// not be written is bad input now, not after the analysis.
-	out := &driver.Outputs{TVS: o.tvsOut, DOT: o.dotOut, SVG: o.svgDir, HTML: o.htmlOut, JSON: o.jsonOut,
+	out := &driver.Outputs{TVS: o.tvsOut, TraceTVS: o.traceTVS, DOT: o.dotOut, SVG: o.svgDir, HTML: o.htmlOut, JSON: o.jsonOut,
 		SoftTVP: cfg.Soft.Out, SoftSet: cfg.Soft.Save, Stdout: stdout, Version: versionString(), Render: newRenderBar(stderr, o.quiet)}
 	if err := out.Check(); err != nil {
 		return inputError(err)
@@ -178,6 +180,9 @@ func (o *runOptions) report(oc *driver.Outcome, out *driver.Outputs, stdout, std
 		printTraces(table, oc.Result)
 	}
 	if err := out.WriteTVS(oc); err != nil {
+		return err
+	}
+	if err := out.WriteTraceTVS(oc); err != nil {
 		return err
 	}
 	if err := out.WriteDOT(oc); err != nil {
