@@ -11,13 +11,18 @@ import (
 	"github.com/tvla-go/tvla/driver"
 )
 
-// progress shows a one-line status on stderr while a run goes on, but
-// only when stderr is a terminal and -q was not given.
+// progress shows how a run goes on stderr: a status line rewritten in
+// place when stderr is a terminal and -q was not given, or, with
+// --progress-every, whole lines at that interval wherever stderr goes (a
+// batch job's log cannot take a rewritten line).
 type progress struct {
 	w       io.Writer
 	enabled bool
-	last    time.Time
-	shown   bool
+	// every is --progress-every: print whole lines this often; 0 for the
+	// terminal's status line.
+	every time.Duration
+	last  time.Time
+	shown bool
 }
 
 func newProgress(w io.Writer, quiet bool) *progress {
@@ -30,9 +35,28 @@ func newProgress(w io.Writer, quiet bool) *progress {
 	return p
 }
 
-// Update shows the statistics so far, at most five times a second.
+// newProgressLines prints a whole progress line every interval, the first
+// one interval after the start.
+func newProgressLines(w io.Writer, every time.Duration) *progress {
+	return &progress{w: w, enabled: true, every: every, last: time.Now()}
+}
+
+// Update shows the statistics so far, at most five times a second on a
+// terminal, once per interval as lines.
 func (p *progress) Update(st driver.Stats) {
-	if !p.enabled || time.Since(p.last) < 200*time.Millisecond {
+	if !p.enabled {
+		return
+	}
+	if p.every > 0 {
+		if time.Since(p.last) < p.every {
+			return
+		}
+		p.last = time.Now()
+		metrics.Read(heapSample)
+		fmt.Fprintln(p.w, "progress: "+progressLine(st, heapSample[0].Value.Uint64()))
+		return
+	}
+	if time.Since(p.last) < 200*time.Millisecond {
 		return
 	}
 	p.last = time.Now()

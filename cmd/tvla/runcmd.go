@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -28,6 +29,8 @@ type runOptions struct {
 	htmlOut string
 	jsonOut string
 	quiet   bool
+	// progressEvery is --progress-every: progress as whole lines.
+	progressEvery time.Duration
 	// explainUpdates names an action whose derived updates to print.
 	explainUpdates string
 	trace          bool
@@ -81,6 +84,7 @@ func addRunFlags(f *pflag.FlagSet, o *runOptions) {
 	f.StringVar(&o.htmlOut, "html", "", "write a self-contained HTML report to `FILE`")
 	f.StringVar(&o.jsonOut, "json", "", "write the JSON summary to `FILE` (- for standard output)")
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "no progress output")
+	f.DurationVar(&o.progressEvery, "progress-every", 0, "print a progress line on stderr every `DURATION` (e.g. 1m), as whole lines even when stderr is a file, for the logs of batch jobs; given with -q it still prints them; 0: a status line on a terminal only")
 	f.IntVar(&c.Workers, "workers", 0, "apply actions on `N` goroutines; 0 means one per CPU (the result is the same for any N)")
 	f.StringArrayVar(&c.SearchPath, "path", nil, "add `DIR` to the #include search path")
 	f.StringVar(&c.Closure, "closure", "full", "which contrapositives of instrumentation definitions Coerce enforces: full (sharper, sound) or tvla (only for bodies of two or more conjuncts, as TVLA 3)")
@@ -111,6 +115,9 @@ func runAnalysis(cmd *cobra.Command, o *runOptions, args []string) error {
 	if err := cfg.Validate(); err != nil {
 		return inputError(err)
 	}
+	if o.progressEvery < 0 {
+		return inputError(fmt.Errorf("--progress-every %s: the interval must not be negative", o.progressEvery))
+	}
 	// Every output is checked before anything is read: a path that could
 	// not be written is bad input now, not after the analysis.
 	out := &driver.Outputs{TVS: o.tvsOut, TraceTVS: o.traceTVS, DOT: o.dotOut, SVG: o.svgDir, HTML: o.htmlOut, JSON: o.jsonOut,
@@ -127,6 +134,9 @@ func runAnalysis(cmd *cobra.Command, o *runOptions, args []string) error {
 		return inputError(err)
 	}
 	progress := newProgress(stderr, o.quiet)
+	if o.progressEvery > 0 {
+		progress = newProgressLines(stderr, o.progressEvery)
+	}
 	s, err := driver.OpenContext(ctx, *cfg, driver.Hooks{Warnings: stderr, Log: logWriter(stderr, o.quiet), Progress: progress})
 	if err == nil {
 		err = s.CompileContext(ctx)

@@ -156,11 +156,11 @@ func TestRunSubmitsOneArrayAndReadsTheResults(t *testing.T) {
 		stored int
 		text   string
 	}{
-		{experiment.Verified, 9, "verified"},
+		{experiment.Verified, 11, "verified"},
 		{experiment.Messages, 82, "5 messages"},
 		{experiment.Failed, 0, "error: p.tvp:3:1: a bad input"},
 		{experiment.Limit, 21, "stopped: max structures (20)"},
-		{experiment.Verified, 11, "verified"},
+		{experiment.Verified, 13, "verified"},
 	}
 	for i, w := range want {
 		o := out[i]
@@ -183,7 +183,7 @@ func TestRunSubmitsOneArrayAndReadsTheResults(t *testing.T) {
 		t.Errorf("sbatch\n%q\nwant\n%q", sbatch, wantArgs)
 	}
 	// --max-memory: 75% of the task's memory.
-	if script, _ := os.ReadFile(filepath.Join(sd, "job.sh")); !strings.Contains(string(script), "-q --workers 1 --max-memory 805306368 ") {
+	if script, _ := os.ReadFile(filepath.Join(sd, "job.sh")); !strings.Contains(string(script), "-q --progress-every 1m --workers 1 --max-memory 805306368 ") {
 		t.Errorf("job.sh:\n%s", script)
 	}
 	for _, l := range []string{"submitted 5 runs as Slurm job array 42 (0 reused)", "[2/5] nonabs-t: 82 stored, 5 messages", "4 results stored in the cache"} {

@@ -150,9 +150,11 @@ func (b *Backend) writeJob(s *experiment.Spec, m *manifest) error {
 }
 
 // runFlags are the flags every task's tvla run gets after the run's own
-// (and --json, which names the run's file).
+// (and --json, which names the run's file). A progress line a minute goes
+// to the task's error file, so that a user can tell a long task that
+// grows from one that hangs.
 func (b *Backend) runFlags() []string {
-	flags := []string{"-q", "--workers", strconv.Itoa(max(b.CPUs, 1))}
+	flags := []string{"-q", "--progress-every", "1m", "--workers", strconv.Itoa(max(b.CPUs, 1))}
 	if b.Mem > 0 {
 		flags = append(flags, "--max-memory", strconv.FormatUint(b.Mem*driver.DefaultMemoryPercent/100, 10))
 	}
