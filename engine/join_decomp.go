@@ -325,8 +325,12 @@ func (d *decomposing) explore(ctx context.Context, st *state, inputs []*tvl.Stru
 		st.stats.Iterations++
 		st.clock++
 		st.maybeSpill(true)
-		tasks := d.tasks(st, loc, st.sets[loc].TakePending())
-		if r, err := st.runBatch(ctx, tasks, work); r != nil || err != nil {
+		pending := st.sets[loc].TakePending()
+		tasks := d.tasks(st, loc, pending)
+		if decompTrace {
+			fmt.Fprintf(os.Stderr, "## iteration %d at %s (%d stored): %d pending, %d applications\n", st.stats.Iterations, loc, st.sets[loc].Len(), len(pending), len(tasks))
+		}
+		if r, err := d.runIteration(ctx, st, tasks, work); r != nil || err != nil {
 			return r, err
 		}
 		if st.stats.Iterations%64 == 0 {
@@ -413,6 +417,7 @@ func (d *decomposing) tasks(st *state, loc string, pending []Pending) []task {
 		seen := map[string]bool{}
 		done := map[int]bool{}
 		fz := newFeasibility(revealed)
+		var now []Pending
 		for _, pd := range pending {
 			if pd.Slot >= 0 {
 				// A slot pending twice (a version, then its join with a
@@ -424,6 +429,9 @@ func (d *decomposing) tasks(st *state, loc string, pending []Pending) []task {
 				pd.Structure = set.current(pd.Slot)
 			}
 			pd.unpack(st.e.voc.Tvl())
+			now = append(now, pd)
+		}
+		for _, pd := range d.byName(now) {
 			for j, img := range d.pendingImages(st.e, ed.Action, pd.Structure) {
 				p := pd
 				p.Structure = img
