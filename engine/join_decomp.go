@@ -328,7 +328,7 @@ func (d *decomposing) explore(ctx context.Context, st *state, inputs []*tvl.Stru
 		pending := st.sets[loc].TakePending()
 		tasks := d.tasks(st, loc, pending)
 		if decompTrace {
-			fmt.Fprintf(os.Stderr, "## iteration %d at %s (%d stored): %d pending, %d applications\n", st.stats.Iterations, loc, st.sets[loc].Len(), len(pending), len(tasks))
+			d.traceIteration(st, loc, pending, len(tasks))
 		}
 		if r, err := d.runIteration(ctx, st, tasks, work); r != nil || err != nil {
 			return r, err
@@ -613,3 +613,23 @@ func (d *decomposing) options(e *Engine) abstraction.DecomposeOptions {
 // results, as TVS: how the structures the reference prints were compared
 // with ours location by location (docs/decomposition.md).
 var decompTrace = os.Getenv("TVLA_DECOMP_TRACE") != ""
+
+// traceIteration prints, under TVLA_DECOMP_TRACE, the iteration's
+// location, how many components it stores and has pending (distinct
+// slots; a slot pending twice counts once), the applications, and the
+// count of components stored at every location.
+func (d *decomposing) traceIteration(st *state, loc string, pending []Pending, tasks int) {
+	slots := map[int]bool{}
+	for _, p := range pending {
+		slots[p.Slot] = true
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "## iteration %d at %s (%d stored): %d pending, %d applications; stored:", st.stats.Iterations, loc, st.sets[loc].Len(), len(slots), tasks)
+	for _, l := range st.e.prog.Locations {
+		if n := st.sets[l].Len(); n > 0 {
+			fmt.Fprintf(&b, " %s=%d", l, n)
+		}
+	}
+	b.WriteString("\n")
+	os.Stderr.WriteString(b.String())
+}
