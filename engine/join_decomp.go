@@ -340,16 +340,14 @@ func (d *decomposing) explore(ctx context.Context, st *state, inputs []*tvl.Stru
 	return st.result("", false), nil
 }
 
-// seed coerces input i and stores its components at the entry.
+// seed stores input i's components at the entry. The input is not
+// coerced, as the reference's dtvla engine does not coerce it: it stores
+// the components of an input that breaks a constraint (which its classic
+// engine reports inconsistent and drops) and keeps a value Coerce would
+// sharpen (engine/join_decomp_breach_test.go); set_pldi08/cas/nolin/g's
+// input is such an input.
 func (d *decomposing) seed(st *state, entry string, i int, s *tvl.Structure) {
-	r := st.e.coerce.Coerce(s, nil)
-	st.stats.Breaches += r.Breaches
 	st.stats.Inputs++
-	if !r.Consistent {
-		st.stats.InputsDiscarded++
-		st.discarded = append(st.discarded, DiscardedInput{Input: i, Violated: r.Violated})
-		return
-	}
 	var slots []int
 	for _, c := range d.decompose(st.e, s, d.comps) {
 		slot, _ := st.sets[entry].Add(d.canonical(st.e, c))
