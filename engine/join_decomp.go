@@ -325,8 +325,12 @@ func (d *decomposing) explore(ctx context.Context, st *state, inputs []*tvl.Stru
 		st.stats.Iterations++
 		st.clock++
 		st.maybeSpill(true)
-		tasks := d.tasks(st, loc, st.sets[loc].TakePending())
-		if r, err := st.runBatch(ctx, tasks, work); r != nil || err != nil {
+		pending := st.sets[loc].TakePending()
+		tasks := d.tasks(st, loc, pending)
+		if decompTrace {
+			d.traceIteration(st, loc, pending, len(tasks))
+		}
+		if r, err := d.runIteration(ctx, st, tasks, work); r != nil || err != nil {
 			return r, err
 		}
 		if st.stats.Iterations%64 == 0 {
@@ -336,16 +340,14 @@ func (d *decomposing) explore(ctx context.Context, st *state, inputs []*tvl.Stru
 	return st.result("", false), nil
 }
 
-// seed coerces input i and stores its components at the entry.
+// seed stores input i's components at the entry. The input is not
+// coerced, as the reference's dtvla engine does not coerce it: it stores
+// the components of an input that breaks a constraint (which its classic
+// engine reports inconsistent and drops) and keeps a value Coerce would
+// sharpen (engine/join_decomp_breach_test.go); set_pldi08/cas/nolin/g's
+// input is such an input.
 func (d *decomposing) seed(st *state, entry string, i int, s *tvl.Structure) {
-	r := st.e.coerce.Coerce(s, nil)
-	st.stats.Breaches += r.Breaches
 	st.stats.Inputs++
-	if !r.Consistent {
-		st.stats.InputsDiscarded++
-		st.discarded = append(st.discarded, DiscardedInput{Input: i, Violated: r.Violated})
-		return
-	}
 	var slots []int
 	for _, c := range d.decompose(st.e, s, d.comps) {
 		slot, _ := st.sets[entry].Add(d.canonical(st.e, c))
@@ -413,6 +415,7 @@ func (d *decomposing) tasks(st *state, loc string, pending []Pending) []task {
 		seen := map[string]bool{}
 		done := map[int]bool{}
 		fz := newFeasibility(revealed)
+		var now []Pending
 		for _, pd := range pending {
 			if pd.Slot >= 0 {
 				// A slot pending twice (a version, then its join with a
@@ -424,6 +427,9 @@ func (d *decomposing) tasks(st *state, loc string, pending []Pending) []task {
 				pd.Structure = set.current(pd.Slot)
 			}
 			pd.unpack(st.e.voc.Tvl())
+			now = append(now, pd)
+		}
+		for _, pd := range d.byName(now) {
 			for j, img := range d.pendingImages(st.e, ed.Action, pd.Structure) {
 				p := pd
 				p.Structure = img
@@ -605,3 +611,23 @@ func (d *decomposing) options(e *Engine) abstraction.DecomposeOptions {
 // results, as TVS: how the structures the reference prints were compared
 // with ours location by location (docs/decomposition.md).
 var decompTrace = os.Getenv("TVLA_DECOMP_TRACE") != ""
+
+// traceIteration prints, under TVLA_DECOMP_TRACE, the iteration's
+// location, how many components it stores and has pending (distinct
+// slots; a slot pending twice counts once), the applications, and the
+// count of components stored at every location.
+func (d *decomposing) traceIteration(st *state, loc string, pending []Pending, tasks int) {
+	slots := map[int]bool{}
+	for _, p := range pending {
+		slots[p.Slot] = true
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "## iteration %d at %s (%d stored): %d pending, %d applications; stored:", st.stats.Iterations, loc, st.sets[loc].Len(), len(slots), tasks)
+	for _, l := range st.e.prog.Locations {
+		if n := st.sets[l].Len(); n > 0 {
+			fmt.Fprintf(&b, " %s=%d", l, n)
+		}
+	}
+	b.WriteString("\n")
+	os.Stderr.WriteString(b.String())
+}

@@ -193,6 +193,12 @@ func (st *state) runBatch(ctx context.Context, tasks []task, work map[string]boo
 // messages, and its results joined into the target location (marked in
 // work when its set changed; work may be nil).
 func (st *state) fold(t task, o outcome, work map[string]bool) {
+	st.foldMessages(t, o)
+	st.foldResults(t, o, work)
+}
+
+// foldMessages adds an application's statistics and messages to the run.
+func (st *state) foldMessages(t task, o outcome) {
 	st.source = slotRef{t.loc, t.pending.Slot}
 	st.stats.Breaches += o.stats.Breaches
 	st.stats.FocusTime += o.stats.FocusTime
@@ -209,6 +215,12 @@ func (st *state) fold(t task, o outcome, work map[string]bool) {
 		}
 		st.message(t.loc, t.act, m)
 	}
+}
+
+// foldResults joins an application's results into the target location
+// (marked in work when its set changed; work may be nil).
+func (st *state) foldResults(t task, o outcome, work map[string]bool) {
+	st.source = slotRef{t.loc, t.pending.Slot}
 	target := st.sets[t.edge.To]
 	slots := st.slots[:0]
 	for i, r := range o.results {

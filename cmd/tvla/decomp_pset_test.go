@@ -132,11 +132,13 @@ func TestComposeDisjunctionRefused(t *testing.T) {
 // set_pldi08/dcas/nomember under the decomposing engine: a %pset, and
 // %compose disjuncts in the frame style. Both tools stop at the same
 // breach (updateNext at li_2, one message, "Closed cycle for acyclic
-// predicate rv[n]") with the reference's counts at every location but
-// li_3, where we hold 30 components and the reference 8: the breach
-// comes later in our order of compositions. The reference frames the
-// thread's component before composing (docs/decomposition.md), which
-// changes that order; we do not frame. Its counts, and ours at li_3.
+// predicate rv[n]"), in iteration 53, with the reference's counts at
+// every location: none of the breaching edge's results is stored
+// (engine/join_decomp_run.go). Storing each application's results at
+// once left 30 components at li_3 against the reference's 8. The
+// reference gives the same counts with the frames taken out of its
+// %compose disjuncts, so framing, which we do not do, is not needed
+// here (docs/decomposition.md).
 func TestDcasNomemberAsTheReference(t *testing.T) {
 	if _, err := os.Stat(refDecomposition); err != nil {
 		t.Skip("no reference examples at " + refDecomposition)
@@ -151,7 +153,6 @@ func TestDcasNomemberAsTheReference(t *testing.T) {
 		"l_00a": 26, "l_1": 32, "ll_dispatch": 41, "l_4": 22, "li_1": 31, "ld_1": 31, "lf_1": 31, "l_exit": 30,
 		"lf_3": 8, "li_5": 20, "li_2": 31, "li_3": 8, "li_4": 14, "li_4a": 14, "ld_3": 26, "ld_5": 8,
 	}
-	want["li_3"] = 30 // the reference: 8 (above)
 	if got := counts(s); !reflect.DeepEqual(got, want) || s.Messages != 1 {
 		t.Errorf("%d messages, per location %v; want 1, %v", s.Messages, got, want)
 	}
