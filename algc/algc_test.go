@@ -345,3 +345,46 @@ func TestGarbageDeclaration(t *testing.T) {
 		t.Errorf("treiber.alg's input has no garbage:\n%s", out.TVS)
 	}
 }
+
+// unset[x,f]: x's node has the boolean field f false, collapsed only,
+// with the rules that give f (or !f) back to x's node; a misuse is
+// refused with a reason.
+func TestUnsetFamily(t *testing.T) {
+	src, err := os.ReadFile("../programs/queue/shann-fixed.alg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Replace(string(src), "instrument add succ[rear,n],", "instrument add unset[x,taken], succ[rear,n],", 1)
+	out, err := Compile("shann-fixed.alg", []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := strings.Index(out.TVP, "#ifdef COLLAPSE_THREADS\n%i ")
+	if i < 0 {
+		t.Fatal("no collapsed declarations")
+	}
+	collapsed := out.TVP[i:]
+	for _, want := range []string{
+		"%i unset[x,taken](v) = E(u) x(v, u) & !taken(u) nonabs",
+		"%r !unset[x,taken](v_1) & x(v_1, v_2) ==> taken(v_2)",
+		"%r unset[x,taken](v_1) & x(v_1, v_2) ==> !taken(v_2)",
+		"%r unset[x,taken](v) ==> has[x](v)",
+	} {
+		if !strings.Contains(collapsed, want) {
+			t.Errorf("the collapsed declarations lack %q", want)
+		}
+	}
+	if strings.Contains(out.TVP[:i], "unset[") {
+		t.Error("unset[x,taken] is declared outside COLLAPSE_THREADS")
+	}
+	for bad, msg := range map[string]string{
+		"unset[x,next]":      "unset takes a thread-local node variable and a boolean field: unset[x,f]",
+		"unset[Front,taken]": "unset takes a thread-local node variable and a boolean field: unset[x,f]",
+		"unset[x]":           "unset takes a thread-local node variable and a boolean field: unset[x,f]",
+	} {
+		text := strings.Replace(string(src), "instrument add succ[rear,n],", "instrument add "+bad+", succ[rear,n],", 1)
+		if _, err := Compile("shann-fixed.alg", []byte(text)); err == nil || !strings.Contains(err.Error(), msg) {
+			t.Errorf("%s: error %v, want %q", bad, err, msg)
+		}
+	}
+}
