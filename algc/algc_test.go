@@ -388,3 +388,33 @@ func TestUnsetFamily(t *testing.T) {
 		}
 	}
 }
+
+// A step that clears x and writes the boolean field f re-evaluates
+// unset[x,f] where f changed (guarded.go's overwrite): f may change on
+// the node of another thread's x too, so "false for the scheduled
+// thread, the others keep theirs" (what clearing x alone gives) would be
+// wrong for them.
+func TestUnsetClearedWhereFieldWritten(t *testing.T) {
+	src, err := os.ReadFile("../programs/queue/shann-fixed.alg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Replace(string(src), "\t\t\t\t\t\tcas(Front, front, nx);  // cas(FRONT, front, front+1)", "\t\t\t\t\t\tnx.taken = true;", 1)
+	if text == string(src) {
+		t.Fatal("the help cas is not in shann-fixed.alg")
+	}
+	out, err := Compile("shann-fixed.alg", []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := action(out.TVP, "dequeue, line 94: nx.taken = true")
+	if st == "" {
+		t.Fatal("no action for line 94")
+	}
+	if !strings.Contains(st, "has[nx](v) = has[nx](v) & !tr_scheduled(v)") {
+		t.Errorf("the step does not clear nx:\n%s", st)
+	}
+	if strings.Contains(st, "unset[nx,taken](v) = unset[nx,taken](v) & !tr_scheduled(v)") {
+		t.Errorf("unset[nx,taken] is cleared for the scheduled thread only, where taken is written:\n%s", st)
+	}
+}
