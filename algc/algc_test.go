@@ -377,6 +377,19 @@ func TestUnsetFamily(t *testing.T) {
 	if strings.Contains(out.TVP[:i], "unset[") {
 		t.Error("unset[x,taken] is declared outside COLLAPSE_THREADS")
 	}
+	// Setting taken can only make unset[x,taken] false, and the update
+	// says so in the form finite differencing reads as "only loses";
+	// clearing it (a variant of init) can only make it true.
+	if st := action(out.TVP, "dequeue, line 82: cas(x.taken, false, true) succeeds"); !strings.Contains(st, "unset[x,taken](v) = unset[x,taken](v) & (((E(u) x(v, u) & ") {
+		t.Errorf("the cas setting taken does not update unset[x,taken] as only losing:\n%s", st)
+	}
+	cleared, err := Compile("shann-fixed.alg", []byte(strings.Replace(text, "dummy.taken = true;", "dummy.taken = false;", 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := action(cleared.TVP, "init, line 26: dummy.taken = false"); !strings.Contains(st, "unset[x,taken](v) = unset[x,taken](v) | (((E(u) x(v, u) & ") {
+		t.Errorf("the store clearing taken does not update unset[x,taken] as only gaining:\n%s", st)
+	}
 	for bad, msg := range map[string]string{
 		"unset[x,next]":      "unset takes a thread-local node variable and a boolean field: unset[x,f]",
 		"unset[Front,taken]": "unset takes a thread-local node variable and a boolean field: unset[x,f]",
