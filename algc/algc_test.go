@@ -345,3 +345,89 @@ func TestGarbageDeclaration(t *testing.T) {
 		t.Errorf("treiber.alg's input has no garbage:\n%s", out.TVS)
 	}
 }
+
+// unset[x,f]: x's node has the boolean field f false, collapsed only,
+// with the rules that give f (or !f) back to x's node; a misuse is
+// refused with a reason.
+func TestUnsetFamily(t *testing.T) {
+	src, err := os.ReadFile("../programs/queue/shann-fixed.alg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Replace(string(src), "instrument add succ[rear,n],", "instrument add unset[x,taken], succ[rear,n],", 1)
+	out, err := Compile("shann-fixed.alg", []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := strings.Index(out.TVP, "#ifdef COLLAPSE_THREADS\n%i ")
+	if i < 0 {
+		t.Fatal("no collapsed declarations")
+	}
+	collapsed := out.TVP[i:]
+	for _, want := range []string{
+		"%i unset[x,taken](v) = E(u) x(v, u) & !taken(u) nonabs",
+		"%r !unset[x,taken](v_1) & x(v_1, v_2) ==> taken(v_2)",
+		"%r unset[x,taken](v_1) & x(v_1, v_2) ==> !taken(v_2)",
+		"%r unset[x,taken](v) ==> has[x](v)",
+	} {
+		if !strings.Contains(collapsed, want) {
+			t.Errorf("the collapsed declarations lack %q", want)
+		}
+	}
+	if strings.Contains(out.TVP[:i], "unset[") {
+		t.Error("unset[x,taken] is declared outside COLLAPSE_THREADS")
+	}
+	// Setting taken can only make unset[x,taken] false, and the update
+	// says so in the form finite differencing reads as "only loses";
+	// clearing it (a variant of init) can only make it true.
+	if st := action(out.TVP, "dequeue, line 82: cas(x.taken, false, true) succeeds"); !strings.Contains(st, "unset[x,taken](v) = unset[x,taken](v) & (((E(u) x(v, u) & ") {
+		t.Errorf("the cas setting taken does not update unset[x,taken] as only losing:\n%s", st)
+	}
+	cleared, err := Compile("shann-fixed.alg", []byte(strings.Replace(text, "dummy.taken = true;", "dummy.taken = false;", 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := action(cleared.TVP, "init, line 26: dummy.taken = false"); !strings.Contains(st, "unset[x,taken](v) = unset[x,taken](v) | (((E(u) x(v, u) & ") {
+		t.Errorf("the store clearing taken does not update unset[x,taken] as only gaining:\n%s", st)
+	}
+	for bad, msg := range map[string]string{
+		"unset[x,next]":      "unset takes a thread-local node variable and a boolean field: unset[x,f]",
+		"unset[Front,taken]": "unset takes a thread-local node variable and a boolean field: unset[x,f]",
+		"unset[x]":           "unset takes a thread-local node variable and a boolean field: unset[x,f]",
+	} {
+		text := strings.Replace(string(src), "instrument add succ[rear,n],", "instrument add "+bad+", succ[rear,n],", 1)
+		if _, err := Compile("shann-fixed.alg", []byte(text)); err == nil || !strings.Contains(err.Error(), msg) {
+			t.Errorf("%s: error %v, want %q", bad, err, msg)
+		}
+	}
+}
+
+// A step that clears x and writes the boolean field f re-evaluates
+// unset[x,f] where f changed (guarded.go's overwrite): f may change on
+// the node of another thread's x too, so "false for the scheduled
+// thread, the others keep theirs" (what clearing x alone gives) would be
+// wrong for them.
+func TestUnsetClearedWhereFieldWritten(t *testing.T) {
+	src, err := os.ReadFile("../programs/queue/shann-fixed.alg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Replace(string(src), "\t\t\t\t\t\tcas(Front, front, nx);  // cas(FRONT, front, front+1)", "\t\t\t\t\t\tnx.taken = true;", 1)
+	if text == string(src) {
+		t.Fatal("the help cas is not in shann-fixed.alg")
+	}
+	out, err := Compile("shann-fixed.alg", []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := action(out.TVP, "dequeue, line 94: nx.taken = true")
+	if st == "" {
+		t.Fatal("no action for line 94")
+	}
+	if !strings.Contains(st, "has[nx](v) = has[nx](v) & !tr_scheduled(v)") {
+		t.Errorf("the step does not clear nx:\n%s", st)
+	}
+	if strings.Contains(st, "unset[nx,taken](v) = unset[nx,taken](v) & !tr_scheduled(v)") {
+		t.Errorf("unset[nx,taken] is cleared for the scheduled thread only, where taken is written:\n%s", st)
+	}
+}

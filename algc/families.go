@@ -83,6 +83,8 @@ func (c *compiler) family(n *alg.PredName) (*instrument, string) {
 		return c.pastFamily(n, args)
 	case "on":
 		return c.onFamily(args)
+	case "unset":
+		return c.unsetFamily(args)
 	case "inv", "self":
 		return c.fieldFamily(n.Name, name, args)
 	case "pre":
@@ -124,7 +126,7 @@ func (c *compiler) family(n *alg.PredName) (*instrument, string) {
 				fmt.Sprintf("%%r %s(v) ==> has[%s](v)", name, d),
 			}}, ""
 	}
-	return nil, fmt.Sprintf("unknown instrumentation family %s (the generator knows succ[x,y], succ[x,y,f], opval[x], same[x,y], same[x,X], on[x,X], ordered[x,y], past[x,X], pre[X], inv[f,g], self[f], rcommutes and rcommutes2; others can be written in a tvp block)", n.Name)
+	return nil, fmt.Sprintf("unknown instrumentation family %s (the generator knows succ[x,y], succ[x,y,f], opval[x], same[x,y], same[x,X], on[x,X], ordered[x,y], past[x,X], unset[x,f], pre[X], inv[f,g], self[f], rcommutes and rcommutes2; others can be written in a tvp block)", n.Name)
 }
 
 // pastFamily is past[x,X]: thread variable x holds a node that the shared
@@ -176,6 +178,35 @@ func (c *compiler) onFamily(args []string) (*instrument, string) {
 		rules: []string{
 			fmt.Sprintf("%%r %s(v_1) & %s(v_2) ==> %s(v_1, v_2)", name, X, x),
 			fmt.Sprintf("%%r %s(v_1) & %s(v_1, v_2) ==> %s(v_2)", name, x, X),
+			fmt.Sprintf("%%r %s(v) ==> has[%s](v)", name, x),
+		}}, ""
+}
+
+// unsetFamily is unset[x,f], for collapsed threads only (a bounded
+// model keeps its abstraction): x is set and its node's boolean field f
+// is false,
+//
+//	unset[x,f](v) = E(u) x(v, u) & !f(u)
+//
+// Where f only ever goes from false to true (Shann's taken flag), a
+// thread that read f true of x's node keeps !unset[x,f] for as long as x
+// is unchanged, whatever other threads do, and its rule gives f back to
+// x's node when Focus takes the thread out of the summary: the
+// conditional soft invariant "xt implies !unset[x,taken]" carries what
+// the copy xt = x.taken read. It is written with the negation inside so
+// that it is 0 where x is null (as every new predicate is on the initial
+// structure); "x's node has f" would be false there, and its universal
+// form true, which the initial structure does not say.
+func (c *compiler) unsetFamily(args []string) (*instrument, string) {
+	if len(args) != 2 || !isNode(c.s.thread[args[0]]) || c.s.fields[args[1]] != "bool" {
+		return nil, "unset takes a thread-local node variable and a boolean field: unset[x,f]"
+	}
+	x, f := args[0], args[1]
+	name := "unset[" + x + "," + f + "]"
+	return &instrument{name: name, collapsed: true, decl: fmt.Sprintf("%%i %s(v) = E(u) %s(v, u) & !%s(u) nonabs", name, x, f),
+		rules: []string{
+			fmt.Sprintf("%%r !%s(v_1) & %s(v_1, v_2) ==> %s(v_2)", name, x, f),
+			fmt.Sprintf("%%r %s(v_1) & %s(v_1, v_2) ==> !%s(v_2)", name, x, f),
 			fmt.Sprintf("%%r %s(v) ==> has[%s](v)", name, x),
 		}}, ""
 }

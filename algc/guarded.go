@@ -20,6 +20,9 @@ import (
 // keeps its stored value exactly, which finite differencing of an
 // existential over an overwrite does not achieve on summary nodes
 // (Friggens writes such frame facts, "commutes(v) = commutes(v)", by hand).
+// Where the overwrite sets a boolean field to a constant and p reads it
+// with one sign only, p can only lose (or only gain) tuples, and the
+// update says so: p & (G ? def' : 1), or p | (G ? def' : 0).
 
 // ite is an overwrite f(x, y) := cond(x) ? val(x, y) : f(x, y).
 type ite struct {
@@ -27,6 +30,9 @@ type ite struct {
 	arity int
 	cond  func(x string) string
 	val   func(x, y string) string
+	// sets is 1 when the new value is the constant true (a flag set,
+	// Shann's cas(x.taken, false, true)), -1 when it is false, else 0.
+	sets int
 }
 
 // conj is a definition E(vars) atoms.
@@ -96,6 +102,9 @@ func (c *conj) quantify(body []string) string {
 func guarded(name string, c *conj, ites map[string]*ite, mine string) (update, bool) {
 	var guards, post []string
 	touched := false
+	// down (up): every overwritten atom can only become false (true),
+	// so p can only lose (gain) tuples.
+	down, up := true, true
 	for i, a := range c.atoms {
 		it := ites[a.pred]
 		if it == nil || len(a.args) != it.arity {
@@ -103,6 +112,11 @@ func guarded(name string, c *conj, ites map[string]*ite, mine string) (update, b
 			continue
 		}
 		touched = true
+		sign := it.sets
+		if a.neg {
+			sign = -sign
+		}
+		down, up = down && sign < 0, up && sign > 0
 		var now string
 		if it.arity == 1 {
 			now = fmt.Sprintf("(%s ? %s : %s(%s))", it.cond(a.args[0]), it.val(a.args[0], ""), a.pred, a.args[0])
@@ -135,7 +149,18 @@ func guarded(name string, c *conj, ites map[string]*ite, mine string) (update, b
 		return update{}, false
 	}
 	lhs := name + "(v)"
-	return update{lhs, fmt.Sprintf("((%s) ? %s : %s)", strings.Join(guards, " | "), c.quantify(post), lhs)}, true
+	g := strings.Join(guards, " | ")
+	switch {
+	case down:
+		// Written as p & ψ, which finite differencing reads as "p only
+		// loses": a fact derived from !p (a soft invariant nif[L,p] on
+		// the collapsed threads' summary) is kept where the guard is
+		// 1/2, as it is concretely.
+		return update{lhs, fmt.Sprintf("%s & ((%s) ? %s : 1)", lhs, g, c.quantify(post))}, true
+	case up:
+		return update{lhs, fmt.Sprintf("%s | ((%s) ? %s : 0)", lhs, g, c.quantify(post))}, true
+	}
+	return update{lhs, fmt.Sprintf("((%s) ? %s : %s)", g, c.quantify(post), lhs)}, true
 }
 
 // changed says where the overwrite changes atom a's tuple: under the

@@ -14,7 +14,8 @@ import (
 // predicates, waiting[x] and shared[x] for the node an operation
 // allocates, and under collapsed threads tonull[x] and noval[x]. On
 // request (instrument add): succ[x,y], opval[x], same[x,y], same[x,X],
-// on[x,X], ordered[x,y], past[x,X], inv[f,g] (every f edge is a g edge
+// on[x,X], ordered[x,y], past[x,X], unset[x,f] (x's node has the
+// boolean field f false), inv[f,g] (every f edge is a g edge
 // back), self[f] (f points to the node itself).
 
 type instrument struct {

@@ -112,8 +112,15 @@ func (b *builder) store(s *step, lhs, rhs alg.Expr) {
 			cond: func(x string) string { return sched(b.g.val(base, "ts", x)) },
 			val:  func(_, y string) string { return sched(valOf("ts", y)) }})
 		if kind == "bool" {
-			s.ites[len(s.ites)-1].arity = 1
-			s.ites[len(s.ites)-1].val = func(string, string) string { return sched(b.g.cond(rhs, "ts")) }
+			it := s.ites[len(s.ites)-1]
+			it.arity = 1
+			it.val = func(string, string) string { return sched(b.g.cond(rhs, "ts")) }
+			switch b.g.cond(rhs, "ts") {
+			case "1":
+				it.sets = 1
+			case "0":
+				it.sets = -1
+			}
 			node = sched(b.g.val(l.X, "ts", "v"))
 			s.updates = append(s.updates, update{l.Name + "(v)", fmt.Sprintf("(%s ? %s : %s(v))", node, sched(b.g.cond(rhs, "ts")), l.Name)})
 			return
