@@ -11,7 +11,8 @@ import (
 // a run stops. Each case breaches a constraint on one of Focus's results
 // (COND picks it); the results taken on before it reach L3, and the run
 // stops there. The counts at L3 are TVLA 3's (run as a black box on these
-// programs): 0 first, then 1, then a split individual; depth first.
+// programs): 0 first, then 1, then a split individual; depth first; for a
+// nullary predicate, 1 first.
 func TestFocusOrderAsTheReference(t *testing.T) {
 	for _, c := range []struct {
 		program, cond string
@@ -27,12 +28,16 @@ func TestFocusOrderAsTheReference(t *testing.T) {
 		{"formulas", "!(E(v1) x(v1) & out(v1)) & (E(v1) y(v1) & out(v1))", 1},
 		{"formulas", "(E(v1) x(v1) & out(v1)) & !(E(v1) y(v1) & out(v1))", 2},
 		{"formulas", "(E(v1) x(v1) & out(v1)) & (E(v1) y(v1) & out(v1))", 3},
+		{"nullary", "k1() & k2()", 0},
+		{"nullary", "k1() & !k2()", 1},
+		{"nullary", "!k1() & k2()", 2},
+		{"nullary", "!k1() & !k2()", 3},
 	} {
 		dir := filepath.Join("testdata", "order")
 		s := runSummary(t, exitMessages, "run", filepath.Join(dir, c.program+".tvp"), filepath.Join(dir, c.program+".tvs"),
 			"-D", "COND="+c.cond, "--workers", "1", "--json", "-", "-q")
 		want := map[string]int{"L1": 1, "L2": 3}
-		if c.program == "formulas" {
+		if c.program == "formulas" || c.program == "nullary" {
 			want["L2"] = 4
 		}
 		if c.atL3 > 0 {
@@ -43,3 +48,4 @@ func TestFocusOrderAsTheReference(t *testing.T) {
 		}
 	}
 }
+
