@@ -146,6 +146,11 @@ func (fo *Focuser) Focus(s *tvl.Structure, refine func(t *tvl.Structure, changed
 			return nil, err
 		}
 		delete(made, t)
+		if len(lit.args) == 0 {
+			// A nullary predicate: TVLA 3 takes the part at 1 first
+			// (for a tuple of individuals, the part at 0).
+			parts[0], parts[1] = parts[1], parts[0]
+		}
 		// A split changes the focused predicate's tuple and, in the third
 		// part (which bifurcates an individual), summary-ness and
 		// equality.
