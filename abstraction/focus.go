@@ -24,6 +24,16 @@ type Focuser struct {
 	vars    []logic.Var
 	root    *tvl.Compiled
 	subs    *subformulas
+	// skip, when set, marks tuples Focus must not split (WithSkip).
+	skip func(p *tvl.Pred, args []int) bool
+}
+
+// WithSkip is fo, but never splitting a tuple for which skip is true: a
+// formula 1/2 only through such tuples is left at 1/2.
+func (fo *Focuser) WithSkip(skip func(p *tvl.Pred, args []int) bool) *Focuser {
+	c := *fo
+	c.skip = skip
+	return &c
 }
 
 // subformulas caches the compiled subformulas of one focus formula, for
@@ -219,6 +229,9 @@ func (fo *Focuser) find(t *tvl.Structure, bs Bindings, g logic.Formula, env map[
 		for i, v := range h.Args {
 			args[i] = env[v]
 		}
+		if fo.skip != nil && fo.skip(p, args) {
+			return nil, nil
+		}
 		return &literal{pred: p, args: args}, nil
 	case *logic.Equal, *logic.Const:
 		return nil, nil
@@ -250,7 +263,7 @@ func (fo *Focuser) find(t *tvl.Structure, bs Bindings, g logic.Formula, env map[
 		p := fo.voc.Lookup(h.Pred)
 		step := func(a, b int) logic.Kleene { return t.Binary(p.Index, a, b) }
 		a, b, ok := halfEdgeOnPath(t.Size(), step, env[h.From], env[h.To])
-		if !ok {
+		if !ok || (fo.skip != nil && fo.skip(p, []int{a, b})) {
 			return nil, nil
 		}
 		return &literal{pred: p, args: []int{a, b}}, nil

@@ -525,7 +525,18 @@ func (d *decomposing) apply(w *worker, t task) outcome {
 	all := w.coerce
 	w.coerce = d.coercerFor(w, t.names)
 	defer func() { w.coerce = all }()
-	comps := sharedOnly(abstraction.ComposeMatched(parts, names, d.outside, d.options(w.e)), t.shared)
+	var comps []*tvl.Structure
+	var skips []func(*tvl.Pred, []int) bool
+	if t.parts == nil {
+		// A component alone: Focus leaves what opening it made unknown
+		// as it is (openedTuples).
+		for _, c := range abstraction.ComposeMatched(parts, names, d.outside, d.options(w.e)) {
+			comps = append(comps, c.Structure)
+			skips = append(skips, openedTuples(names[0], c))
+		}
+	} else {
+		comps = sharedOnly(abstraction.ComposeMatched(parts, names, d.outside, d.options(w.e)), t.shared)
+	}
 	if decompTrace {
 		var b strings.Builder
 		fmt.Fprintf(&b, "### %s at %s: %d parts -> %d compositions\n", t.act.Source().Title, t.loc, len(parts), len(comps))
@@ -539,7 +550,7 @@ func (d *decomposing) apply(w *worker, t task) outcome {
 		}
 		os.Stderr.WriteString(b.String())
 	}
-	for _, c := range comps {
+	for ci, c := range comps {
 		r := w.coerce.Coerce(c, nil)
 		o.stats.Breaches += r.Breaches
 		if !r.Consistent {
@@ -548,7 +559,11 @@ func (d *decomposing) apply(w *worker, t task) outcome {
 		c.Freeze()
 		sub := t
 		sub.pending.Structure = c
-		so := w.applyAbstract(sub, splittingFocus{})
+		var sf splittingFocus
+		if skips != nil {
+			sf.skip = skips[ci]
+		}
+		so := w.applyAbstract(sub, sf)
 		o.messages = append(o.messages, so.messages...)
 		o.stats.add(so.stats)
 		if so.err != nil {
@@ -605,3 +620,31 @@ func (d *decomposing) options(e *Engine) abstraction.DecomposeOptions {
 // results, as TVS: how the structures the reference prints were compared
 // with ours location by location (docs/decomposition.md).
 var decompTrace = os.Getenv("TVLA_DECOMP_TRACE") != ""
+
+// openedTuples says which tuples of c, a component of name opened alone
+// (composed with nothing), opening made unknown rather than the
+// component: those of the name's hidden predicates, and those that
+// involve its outside individual (its binary values too, which
+// tvla.decompose.outside.keepBinary keeps as joins). Focus does not
+// split them, as TVLA 3's dtvla engine does not (observed on programs
+// of ours, engine/join_decomp_alone_test.go): an action focused on
+// them reads them as 1/2, and its update writes 1/2 where it reads
+// them. Splitting them made linearization_tlq/unbounded's
+// new_head = node.n, applied to a locks component alone, give a thread
+// the hidden r_by[new_head,t1] at 1, which breaches a constraint and
+// stopped the run; the reference goes on to 3,415 components.
+func openedTuples(name abstraction.Component, c abstraction.Composed) func(*tvl.Pred, []int) bool {
+	hidden := map[*tvl.Pred]bool{}
+	for _, p := range name.Hidden {
+		hidden[p] = true
+	}
+	out := -1
+	for a, t := range c.Tuples {
+		if t[0] < 0 {
+			out = a
+		}
+	}
+	return func(p *tvl.Pred, args []int) bool {
+		return hidden[p] || (out >= 0 && slices.Contains(args, out))
+	}
+}

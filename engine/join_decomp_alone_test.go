@@ -1,0 +1,154 @@
+package engine
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/tvla-go/tvla/internal/testload"
+	"github.com/tvla-go/tvla/logic"
+	"github.com/tvla-go/tvla/tvl"
+	"github.com/tvla-go/tvla/tvp"
+)
+
+// lockAndTarget is a program after linearization_tlq's locks component:
+// a thread t1 and its target node (f), named T, and another thread
+// holding a lock, named L, whose formula hides t1 and f (they occur in
+// it only negated). Its one action runs on each component alone (no
+// %compose): FOCUS, PRE and UPDATE are its clauses.
+const lockAndTarget = `%p t1(v) unique
+%p th(v)
+%p holds(v)
+%p f(v)
+%p p(v)
+%p p2(v)
+%r th(v) ==> !p(v)
+%dname t1(v) | f(v) T
+%dname holds(v) & (!t1(v) & !f(v)) L
+%%
+%action act() {
+  %t "act"
+  %f { FOCUS }
+  %p PRE
+  { UPDATE }
+}
+%%
+L0 act() L1
+`
+
+const lockAndTargetInput = `%n = {a, b, c}
+%p = {
+  t1 = {a}
+  th = {a, c}
+  f = {b}
+  holds = {c}
+}
+`
+
+// A component alone is opened before the action (its hidden predicates
+// and its outside individual read as 1/2), but Focus does not split what
+// opening made unknown: TVLA 3's dtvla engine leaves it at 1/2 (observed
+// on these programs; the counts and values are the reference's). Had
+// Focus split f on L's lock holder c, the update would set p(c) = 1 on
+// a thread, against th(v) ==> !p(v), and the run would stop at the
+// breach, as it does for linearization_tlq/unbounded's new_head =
+// node.n on a locks component alone (docs/decomposition.md).
+func TestFocusLeavesOpenedValuesOfAComponentAlone(t *testing.T) {
+	for _, c := range []struct {
+		what, focus, pre, update string
+		l1                       int
+		// name, the individual (where pred at is 1) of its component at
+		// L1, and p2's value there.
+		name, at string
+		p2       logic.Kleene
+	}{
+		// Before: the run stopped at a breach.
+		{"a hidden predicate, where a split breaches", "f(v)", "E(v) holds(v) & f(v)", "p(v) = holds(v) & f(v)", 1, "L", "holds", logic.False},
+		// Before: 3 components at L1 (L with p2 at 1 and at 0).
+		{"a hidden predicate", "f(v)", "E(v) holds(v)", "p2(v) = holds(v) & f(v)", 2, "L", "holds", logic.Unknown},
+		// holds is outside T's name: 1/2 on T's outside individual.
+		// Before: p2 at 1.
+		{"the outside individual", "holds(v)", "E(v) holds(v)", "p2(v) = t1(v) & E(w) holds(w)", 2, "T", "t1", logic.Unknown},
+	} {
+		t.Run(c.what, func(t *testing.T) {
+			text := strings.NewReplacer("FOCUS", c.focus, "PRE", c.pre, "UPDATE", c.update).Replace(lockAndTarget)
+			res := runDecomposing(t, testload.Text(t, text), lockAndTargetInput)
+			if res.StoppedOnBreach {
+				t.Fatalf("stopped at a breach: %s", res.StopReason)
+			}
+			l1 := res.Location("L1").Structures
+			if l1.Len() != c.l1 {
+				t.Errorf("L1 holds %d components; the reference: %d", l1.Len(), c.l1)
+			}
+			if got, ok := valueAt(l1, "dname["+c.name+"]", c.at, "p2"); !ok || got != c.p2 {
+				t.Errorf("p2 on %s's %s individual at L1: %v (found: %v); the reference: %v", c.name, c.at, got, ok, c.p2)
+			}
+		})
+	}
+}
+
+// With tvla.decompose.outside.keepBinary, a component's binary values
+// with its outside individual are joins of the values it stands for
+// (here n(a, outside) = 1/2: a points to one of the two nodes outside
+// X); Focus does not split those either (the reference: 2 components at
+// L1, p2 at 1/2 on x's node; splitting gave 3).
+func TestFocusLeavesKeptBinaryValuesOfAComponentAlone(t *testing.T) {
+	const text = `%p x(v) unique
+%p y(v) unique
+%p n(v1, v2) function
+%p p2(v)
+%dname x(v) X
+%dname y(v) Y
+%%
+%action act() {
+  %t "act"
+  %f { x(v) & n(v, w) }
+  %p E(v) x(v)
+  { p2(v) = x(v) & E(w) n(v, w) }
+}
+%%
+L0 act() L1
+`
+	p := testload.Text(t, text)
+	locs, err := tvp.ParseTVS(tvp.NewPlainSource("in.tvs", "%n = {a, b, c}\n%p = {\n  x = {a}\n  y = {c}\n  n = {a->b}\n}\n"), p.Vocabulary.Tvl())
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := New(p, Options{Join: JoinDecompose, Workers: 1, Differencing: true, BreakIfCoerceAfterUpdateFailed: true, DecomposeKeepBinary: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := e.Run(context.Background(), []*tvl.Structure{locs[0].Structures[0].Structure})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l1 := res.Location("L1").Structures
+	if l1.Len() != 2 {
+		t.Errorf("L1 holds %d components; the reference: 2", l1.Len())
+	}
+	if got, ok := valueAt(l1, "dname[X]", "x", "p2"); !ok || got != logic.Unknown {
+		t.Errorf("p2 on x's node at L1: %v (found: %v); the reference: 1/2", got, ok)
+	}
+}
+
+// valueAt is pred's value, in the one structure of ss whose nullary
+// marker is 1, on its one individual where at is 1.
+func valueAt(ss Structures, marker, at, pred string) (logic.Kleene, bool) {
+	found := false
+	var v logic.Kleene
+	for _, s := range ss.All() {
+		voc := s.Vocabulary()
+		if s.Get(voc.Lookup(marker)) != logic.True {
+			continue
+		}
+		for u := range s.Size() {
+			if s.Get(voc.Lookup(at), u) == logic.True {
+				if found {
+					return v, false
+				}
+				found, v = true, s.Get(voc.Lookup(pred), u)
+			}
+		}
+	}
+	return v, found
+}
