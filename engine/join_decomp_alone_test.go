@@ -152,3 +152,75 @@ func valueAt(ss Structures, marker, at, pred string) (logic.Kleene, bool) {
 	}
 	return v, found
 }
+
+// breaching is a program whose action sets p on x's node, which
+// breaches p(v) ==> !q(v) in the first input (where q holds there): on
+// X's component alone (ALONE), or on its composition with Y's, cut
+// again (DECOMP) or stored composed.
+const breaching = `%p x(v) unique pointer
+%p y(v) unique pointer
+%p p(v)
+%p q(v)
+%r p(v) ==> !q(v)
+%dname x(v) X
+%dname y(v) Y
+%%
+%action alone() {
+  %t "alone"
+  %p E(v) x(v)
+  { p(v) = x(v) }
+}
+%action comp() {
+  %t "comp"
+  %compose x(v1) & y(v2)
+  %p E(v) x(v)
+  { p(v) = x(v) }
+  DECOMPOSE
+}
+%action skip() {
+  %t "skip"
+}
+%%
+L0 ACTION() L1
+L1 skip() L2
+L0 skip() L3
+`
+
+// A constraint breached after an update stops a decomposing run when
+// tvla.engine.breakIfCoerceAfterUpdateFailed is on (the default), for a
+// component alone as for a composition, and drops the structure when it
+// is off: TVLA 3's dtvla engine, observed (3 components stored at L0
+// when it stops; 10 in all without stopping).
+func TestDecomposingBreachStops(t *testing.T) {
+	const input = "%n = {a, b}\n%p = {\n  x = {a}\n  q = {a}\n  y = {b}\n}\n%n = {a, b}\n%p = {\n  x = {a}\n  y = {b}\n}\n"
+	for _, c := range []struct{ action, decompose string }{{"alone", ""}, {"comp", "%decompose"}, {"comp", ""}} {
+		for _, stop := range []bool{true, false} {
+			text := strings.NewReplacer("ACTION", c.action, "DECOMPOSE", c.decompose).Replace(breaching)
+			p := testload.Text(t, text)
+			locs, err := tvp.ParseTVS(tvp.NewPlainSource("in.tvs", input), p.Vocabulary.Tvl())
+			if err != nil {
+				t.Fatal(err)
+			}
+			e, err := New(p, Options{Join: JoinDecompose, Workers: 1, Differencing: true, BreakIfCoerceAfterUpdateFailed: stop})
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := e.Run(context.Background(), []*tvl.Structure{locs[0].Structures[0].Structure, locs[0].Structures[1].Structure})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := map[string]int{"L0": 3, "L1": 2, "L2": 2, "L3": 3}
+			if stop {
+				want = map[string]int{"L0": 3, "L1": 0, "L2": 0, "L3": 0}
+			}
+			for loc, n := range want {
+				if got := res.Location(loc).Structures.Len(); got != n {
+					t.Errorf("%s %s, break %v: %s holds %d; the reference: %d", c.action, c.decompose, stop, loc, got, n)
+				}
+			}
+			if res.StoppedOnBreach != stop || res.Stats.Messages != 0 {
+				t.Errorf("%s %s, break %v: stopped on a breach %v, %d messages; the reference: %v, 0", c.action, c.decompose, stop, res.StoppedOnBreach, res.Stats.Messages, stop)
+			}
+		}
+	}
+}
