@@ -625,11 +625,11 @@ var decompTrace = os.Getenv("TVLA_DECOMP_TRACE") != ""
 // (composed with nothing), opening made unknown rather than the
 // component: those of the name's hidden predicates, and those that
 // involve its outside individual (its binary values too, which
-// tvla.decompose.outside.keepBinary keeps as joins). Focus does not
-// split them, as TVLA 3's dtvla engine does not (observed on programs
-// of ours, engine/join_decomp_alone_test.go): an action focused on
-// them reads them as 1/2, and its update writes 1/2 where it reads
-// them. Splitting them made linearization_tlq/unbounded's
+// tvla.decompose.outside.keepBinary keeps as joins). Focus leaves them
+// at 1/2, and with them every assignment under which a focus formula is
+// 1/2 through one of them (abstraction.Focuser.WithSkip), as TVLA 3's
+// dtvla engine does (observed on programs of ours,
+// engine/join_decomp_alone_test.go): an update reads them as 1/2. Splitting them made linearization_tlq/unbounded's
 // new_head = node.n, applied to a locks component alone, give a thread
 // the hidden r_by[new_head,t1] at 1, which breaches a constraint and
 // stopped the run; the reference goes on to 3,415 components.

@@ -224,3 +224,30 @@ func TestDecomposingBreachStops(t *testing.T) {
 		}
 	}
 }
+
+// Where a focus formula is 1/2 through an opened value anywhere (a
+// hidden f on L's lock holder c, in either side of a conjunction or a
+// disjunction, negated or not), Focus leaves the whole assignment, the
+// recorded p2(c) = 1/2 included, as it is: the reference stores one L
+// component at L1, and two (p2 split) when the formula is p2(v) alone.
+func TestFocusLeavesAssignmentsThroughOpenedValues(t *testing.T) {
+	input := strings.Replace(lockAndTargetInput, "  holds = {c}\n", "  holds = {c}\n  p2 = {c:1/2}\n", 1)
+	for _, c := range []struct {
+		focus string
+		l     int
+	}{{"f(v) & p2(v)", 1}, {"p2(v) & f(v)", 1}, {"f(v) | p2(v)", 1}, {"!f(v) & p2(v)", 1}, {"p2(v)", 2}} {
+		t.Run(c.focus, func(t *testing.T) {
+			text := strings.NewReplacer("FOCUS", c.focus, "PRE", "E(v) holds(v)", "{ UPDATE }", "").Replace(lockAndTarget)
+			res := runDecomposing(t, testload.Text(t, text), input)
+			l := 0
+			for _, s := range res.Location("L1").Structures.All() {
+				if s.Get(s.Vocabulary().Lookup("dname[L]")) == logic.True {
+					l++
+				}
+			}
+			if l != c.l {
+				t.Errorf("L1 holds %d components of L; the reference: %d", l, c.l)
+			}
+		})
+	}
+}
