@@ -535,7 +535,13 @@ func (d *decomposing) apply(w *worker, t task) outcome {
 			skips = append(skips, openedTuples(names[0], c))
 		}
 	} else {
-		comps = sharedOnly(abstraction.ComposeMatched(parts, names, d.outside, d.options(w.e)), t.shared)
+		for _, c := range abstraction.ComposeMatched(parts, names, d.outside, d.options(w.e)) {
+			if len(sharedOnly([]abstraction.Composed{c}, t.shared)) == 0 {
+				continue
+			}
+			comps = append(comps, c.Structure)
+			skips = append(skips, outsideAll(c))
+		}
 	}
 	if decompTrace {
 		var b strings.Builder
@@ -624,12 +630,12 @@ var decompTrace = os.Getenv("TVLA_DECOMP_TRACE") != ""
 // openedTuples says which tuples of c, a component of name opened alone
 // (composed with nothing), opening made unknown rather than the
 // component: those of the name's hidden predicates, and those that
-// involve its outside individual (its binary values too, which
-// tvla.decompose.outside.keepBinary keeps as joins). Focus leaves them
-// at 1/2, and with them every assignment under which a focus formula is
+// involve its outside individual (outsideAll). Focus leaves them at
+// 1/2, and with them every assignment under which a focus formula is
 // 1/2 through one of them (abstraction.Focuser.WithSkip), as TVLA 3's
 // dtvla engine does (observed on programs of ours,
-// engine/join_decomp_alone_test.go): an update reads them as 1/2. Splitting them made linearization_tlq/unbounded's
+// engine/join_decomp_alone_test.go): an update reads them as 1/2.
+// Splitting them made linearization_tlq/unbounded's
 // new_head = node.n, applied to a locks component alone, give a thread
 // the hidden r_by[new_head,t1] at 1, which breaches a constraint and
 // stopped the run; the reference goes on to 3,415 components.
@@ -638,13 +644,28 @@ func openedTuples(name abstraction.Component, c abstraction.Composed) func(*tvl.
 	for _, p := range name.Hidden {
 		hidden[p] = true
 	}
+	out := outsideAll(c)
+	return func(p *tvl.Pred, args []int) bool {
+		return hidden[p] || out(p, args)
+	}
+}
+
+// outsideAll says which tuples of c involve its individual outside
+// every part composed (a component alone's outside individual, a
+// composition's further individual), binary values kept as joins under
+// tvla.decompose.outside.keepBinary included: Focus leaves them as
+// openedTuples says. On a composition it still splits the other values
+// the parts do not record (a predicate every part hides, or that one
+// hides and the others hold in their outside individuals), as the
+// reference does (engine/join_decomp_alone_test.go).
+func outsideAll(c abstraction.Composed) func(*tvl.Pred, []int) bool {
 	out := -1
 	for a, t := range c.Tuples {
-		if t[0] < 0 {
+		if !slices.ContainsFunc(t, func(u int) bool { return u >= 0 }) {
 			out = a
 		}
 	}
-	return func(p *tvl.Pred, args []int) bool {
-		return hidden[p] || (out >= 0 && slices.Contains(args, out))
+	return func(_ *tvl.Pred, args []int) bool {
+		return out >= 0 && slices.Contains(args, out)
 	}
 }

@@ -251,3 +251,44 @@ func TestFocusLeavesAssignmentsThroughOpenedValues(t *testing.T) {
 		})
 	}
 }
+
+// On a composition, Focus leaves the individual outside every part as
+// it is, as on a component alone (the composition of X and Y with a
+// node outside both: holds at 1/2 there is not split, p2 at 1/2 on x's
+// node), but splits the values the parts do not record otherwise (g,
+// hidden by L and held by T's outside individual only, on L's lock
+// holder: split, 3 structures at L1). Both are the reference's.
+func TestFocusOnACompositionLeavesTheIndividualOutsideAll(t *testing.T) {
+	const outsideAll = `%p x(v) unique
+%p y(v) unique
+%p holds(v)
+%p p2(v)
+%dname x(v) X
+%dname y(v) Y
+%%
+%action act() {
+  %t "act"
+  %compose x(v1) & y(v2)
+  %f { holds(v) }
+  %p E(v) holds(v)
+  { p2(v) = x(v) & E(w) holds(w) }
+  %decompose
+}
+%%
+L0 act() L1
+`
+	res := runDecomposing(t, testload.Text(t, outsideAll), "%n = {a, b, c}\n%p = {\n  x = {a}\n  y = {b}\n  holds = {c}\n}\n")
+	l1 := res.Location("L1").Structures
+	if l1.Len() != 2 {
+		t.Errorf("L1 holds %d components; the reference: 2", l1.Len())
+	}
+	if got, ok := valueAt(l1, "dname[X]", "x", "p2"); !ok || got != logic.Unknown {
+		t.Errorf("p2 on x's node at L1: %v (found: %v); the reference: 1/2", got, ok)
+	}
+	hiddenByOne := strings.NewReplacer("%p p2(v)\n", "%p p2(v)\n%p g(v)\n", "!f(v)) L", "!f(v) & !g(v)) L",
+		"  %f { FOCUS }\n  %p PRE\n  { UPDATE }\n", "  %compose t1(v1) & holds(v2)\n  %f { g(v) }\n  %p E(v) holds(v)\n  { p2(v) = holds(v) & g(v) }\n  %decompose\n").Replace(lockAndTarget)
+	res = runDecomposing(t, testload.Text(t, hiddenByOne), strings.Replace(lockAndTargetInput, "  holds = {c}\n", "  holds = {c}\n  p2 = {c:1/2}\n", 1))
+	if got := res.Location("L1").Structures.Len(); got != 3 {
+		t.Errorf("g: L1 holds %d components; the reference: 3", got)
+	}
+}
