@@ -326,7 +326,7 @@ func (d *decomposing) explore(ctx context.Context, st *state, inputs []*tvl.Stru
 		st.clock++
 		st.maybeSpill(true)
 		tasks := d.tasks(st, loc, st.sets[loc].TakePending())
-		if r, err := st.runBatch(ctx, tasks, work); r != nil || err != nil {
+		if r, err := st.runEdgeBatch(ctx, tasks, work); r != nil || err != nil {
 			return r, err
 		}
 		if st.stats.Iterations%64 == 0 {
@@ -668,4 +668,53 @@ func outsideAll(c abstraction.Composed) func(*tvl.Pred, []int) bool {
 	return func(_ *tvl.Pred, args []int) bool {
 		return out >= 0 && slices.Contains(args, out)
 	}
+}
+
+// runEdgeBatch is runBatch for the decomposing engine: the outcomes of
+// an edge's tasks are folded in when all of them are in, and a breach
+// after an update (TVLA's breakIfCoerceAfterUpdateFailed) stops the run
+// without any result of its edge in this iteration, only their messages
+// up to the breach: TVLA 3's dtvla engine, observed on programs of ours
+// (TestDecomposingBreachDropsTheEdgesResults): the results of an action
+// at a location are not stored when one of its applications there
+// breaches, whichever came first, while those of the edges before it
+// are.
+func (st *state) runEdgeBatch(ctx context.Context, tasks []task, work map[string]bool) (*Result, error) {
+	b := st.startBatch(tasks)
+	var outs []outcome
+	for i, t := range tasks {
+		o := b.wait(i)
+		if ctx.Err() != nil {
+			b.cancel()
+			return st.result(StopReason(ctx), true), nil
+		}
+		if o.err != nil {
+			b.cancel()
+			return nil, o.err
+		}
+		outs = append(outs, o)
+		if o.broken != "" {
+			b.cancel()
+			for j, o := range outs {
+				o.results = nil
+				st.fold(tasks[i-len(outs)+1+j], o, work)
+			}
+			r := st.result(o.broken, true)
+			r.StoppedOnMessage, r.StoppedOnBreach = true, true
+			return r, nil
+		}
+		if i+1 < len(tasks) && tasks[i+1].edge == t.edge && tasks[i+1].loc == t.loc {
+			continue
+		}
+		for j, o := range outs {
+			st.fold(tasks[i-len(outs)+1+j], o, work)
+			st.maybeSpill(false)
+		}
+		outs = outs[:0]
+		if r := st.stopAtLimit(); r != nil {
+			b.cancel()
+			return r, nil
+		}
+	}
+	return nil, nil
 }

@@ -292,3 +292,67 @@ L0 act() L1
 		t.Errorf("g: L1 holds %d components; the reference: 3", got)
 	}
 }
+
+// When an application breaches after its update and the run stops, the
+// decomposing engine stores none of its action's results at that
+// location in that iteration, whichever application came first, but
+// keeps those of the edges taken before: TVLA 3's dtvla engine. The
+// program composes X and Y and runs on Z's component alone; the breach
+// is on Z alone (BREACH p(v) = z(v), q on z's node) or on the
+// composition (p(v) = x(v), q on x's node), with Z declared first or
+// last; a skip edge from L0 comes before or after it. The counts are
+// the reference's.
+func TestDecomposingBreachDropsTheEdgesResults(t *testing.T) {
+	const text = `%p x(v) unique pointer
+%p y(v) unique pointer
+%p z(v) unique pointer
+%p p(v)
+%p q(v)
+%r p(v) ==> !q(v)
+NAMES
+%%
+%action act() {
+  %t "act"
+  %compose x(v1) & y(v2)
+  { p(v) = BREACH(v) }
+  %decompose
+}
+%action skip() {
+  %t "skip"
+}
+%%
+EDGES
+L1 skip() L2
+`
+	zLast := "%dname x(v) X\n%dname y(v) Y\n%dname z(v) Z"
+	zFirst := "%dname z(v) Z\n%dname x(v) X\n%dname y(v) Y"
+	for _, c := range []struct {
+		what, names, breach, edges string
+		want                       map[string]int
+	}{
+		{"Z alone breaches", zLast, "z", "L0 act() L1", map[string]int{"L0": 3, "L1": 0}},
+		{"Z alone breaches, skip first", zLast, "z", "L0 skip() L4\nL0 act() L1", map[string]int{"L0": 3, "L1": 0, "L4": 3}},
+		{"Z alone breaches, skip last", zLast, "z", "L0 act() L1\nL0 skip() L4", map[string]int{"L0": 3, "L1": 0, "L4": 0}},
+		{"the composition breaches", zLast, "x", "L0 act() L1", map[string]int{"L0": 3, "L1": 0}},
+		{"the composition breaches, Z first", zFirst, "x", "L0 act() L1", map[string]int{"L0": 3, "L1": 0}},
+	} {
+		t.Run(c.what, func(t *testing.T) {
+			p := testload.Text(t, strings.NewReplacer("NAMES", c.names, "BREACH", c.breach, "EDGES", c.edges).Replace(text))
+			q := c.breach
+			if q == "z" {
+				q = "c"
+			} else {
+				q = "a"
+			}
+			res := runDecomposing(t, p, "%n = {a, b, c}\n%p = {\n  x = {a}\n  y = {b}\n  z = {c}\n  q = {"+q+"}\n}\n")
+			if !res.StoppedOnBreach {
+				t.Errorf("not stopped at a breach")
+			}
+			for loc, n := range c.want {
+				if got := res.Location(loc).Structures.Len(); got != n {
+					t.Errorf("%s holds %d; the reference: %d", loc, got, n)
+				}
+			}
+		})
+	}
+}
