@@ -24,6 +24,19 @@ type Focuser struct {
 	vars    []logic.Var
 	root    *tvl.Compiled
 	subs    *subformulas
+	// skip, when set, marks tuples Focus must not split (WithSkip).
+	skip func(p *tvl.Pred, args []int) bool
+}
+
+// WithSkip is fo, but leaving as they are the assignments under which
+// the formula is 1/2 through a tuple for which skip is true (a literal at
+// 1/2 in any part of the formula at 1/2, even where another literal
+// could be split): TVLA 3's dtvla engine does so on a component's
+// opened values (engine/join_decomp_alone_test.go).
+func (fo *Focuser) WithSkip(skip func(p *tvl.Pred, args []int) bool) *Focuser {
+	c := *fo
+	c.skip = skip
+	return &c
 }
 
 // subformulas caches the compiled subformulas of one focus formula, for
@@ -197,6 +210,9 @@ func (fo *Focuser) unknownLiteral(t *tvl.Structure, bs Bindings) (*literal, erro
 		for i, x := range fo.vars {
 			env[x] = asg[i]
 		}
+		if fo.skip != nil && fo.opened(t, bs, fo.formula, env) {
+			return true
+		}
 		found, ferr = fo.find(t, bs, fo.formula, env)
 		return found == nil && ferr == nil
 	})
@@ -223,6 +239,9 @@ func (fo *Focuser) find(t *tvl.Structure, bs Bindings, g logic.Formula, env map[
 		args := make([]int, len(h.Args))
 		for i, v := range h.Args {
 			args[i] = env[v]
+		}
+		if fo.skip != nil && fo.skip(p, args) {
+			return nil, nil
 		}
 		return &literal{pred: p, args: args}, nil
 	case *logic.Equal, *logic.Const:
@@ -255,7 +274,7 @@ func (fo *Focuser) find(t *tvl.Structure, bs Bindings, g logic.Formula, env map[
 		p := fo.voc.Lookup(h.Pred)
 		step := func(a, b int) logic.Kleene { return t.Binary(p.Index, a, b) }
 		a, b, ok := halfEdgeOnPath(t.Size(), step, env[h.From], env[h.To])
-		if !ok {
+		if !ok || (fo.skip != nil && fo.skip(p, []int{a, b})) {
 			return nil, nil
 		}
 		return &literal{pred: p, args: []int{a, b}}, nil
@@ -273,6 +292,73 @@ func (fo *Focuser) find(t *tvl.Structure, bs Bindings, g logic.Formula, env map[
 		return fo.find(t, bs, h.Body, inner)
 	}
 	return nil, nil
+}
+
+// opened reports whether g, 1/2 under env, is 1/2 through a tuple that
+// fo.skip marks: a literal at 1/2 in a part of g at 1/2 (every such
+// part, not only the first, as find takes).
+func (fo *Focuser) opened(t *tvl.Structure, bs Bindings, g logic.Formula, env map[logic.Var]int) bool {
+	switch h := g.(type) {
+	case *logic.Atom:
+		args := make([]int, len(h.Args))
+		for i, v := range h.Args {
+			args[i] = env[v]
+		}
+		return fo.skip(fo.voc.Lookup(h.Pred), args)
+	case *logic.Not:
+		return fo.opened(t, bs, h.Sub, env)
+	case *logic.Binary:
+		return fo.openedAny(t, bs, env, h.Left, h.Right)
+	case *logic.If:
+		return fo.openedAny(t, bs, env, h.Cond, h.Then, h.Else)
+	case *logic.Quant:
+		return fo.openedQuant(t, bs, h, copyEnv(env), 0)
+	case *logic.Closure:
+		p := fo.voc.Lookup(h.Pred)
+		for a := range t.Size() {
+			for b := range t.Size() {
+				if t.Binary(p.Index, a, b) == logic.Unknown && fo.skip(p, []int{a, b}) {
+					return true
+				}
+			}
+		}
+	case *logic.TC:
+		inner := copyEnv(env)
+		for a := range t.Size() {
+			for b := range t.Size() {
+				inner[h.Sub1], inner[h.Sub2] = a, b
+				if fo.eval(t, bs, h.Body, inner) == logic.Unknown && fo.opened(t, bs, h.Body, inner) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// openedAny is opened for any of parts at 1/2 under env.
+func (fo *Focuser) openedAny(t *tvl.Structure, bs Bindings, env map[logic.Var]int, parts ...logic.Formula) bool {
+	for _, part := range parts {
+		if fo.eval(t, bs, part, env) == logic.Unknown && fo.opened(t, bs, part, env) {
+			return true
+		}
+	}
+	return false
+}
+
+// openedQuant is opened for q's body under every assignment of its
+// variables from the i-th on.
+func (fo *Focuser) openedQuant(t *tvl.Structure, bs Bindings, q *logic.Quant, env map[logic.Var]int, i int) bool {
+	if i == len(q.Vars) {
+		return fo.eval(t, bs, q.Body, env) == logic.Unknown && fo.opened(t, bs, q.Body, env)
+	}
+	for u := range t.Size() {
+		env[q.Vars[i]] = u
+		if fo.openedQuant(t, bs, q, env, i+1) {
+			return true
+		}
+	}
+	return false
 }
 
 func (fo *Focuser) findQuant(t *tvl.Structure, bs Bindings, q *logic.Quant, env map[logic.Var]int, i int) (*literal, error) {

@@ -131,9 +131,13 @@ func (w *worker) updateAndBlur(t task, steps focusSteps, u *tvl.Structure, b abs
 // splittingFocus is Lev-Ami's general Focus (abstraction.Focuser): split
 // until each focus formula is definite, Coerce as it splits. The partial
 // and relational joins use it.
-type splittingFocus struct{}
+type splittingFocus struct {
+	// skip, when set, marks the tuples Focus leaves alone
+	// (abstraction.Focuser.WithSkip).
+	skip func(p *tvl.Pred, args []int) bool
+}
 
-func (splittingFocus) focus(w *worker, act *abstraction.Action, s *tvl.Structure, o *outcome) ([]*tvl.Structure, map[*tvl.Structure]bool, error) {
+func (sf splittingFocus) focus(w *worker, act *abstraction.Action, s *tvl.Structure, o *outcome) ([]*tvl.Structure, map[*tvl.Structure]bool, error) {
 	// Focus coerces the structures its splits make, as it goes; those
 	// need no second Coerce. A structure Focus did not split is the
 	// stored one, unchanged: Coerce is semi-naive, and nothing changed,
@@ -161,6 +165,9 @@ func (splittingFocus) focus(w *worker, act *abstraction.Action, s *tvl.Structure
 	}
 	work := []*tvl.Structure{s}
 	for _, fo := range act.Focusers() {
+		if sf.skip != nil {
+			fo = fo.WithSkip(sf.skip)
+		}
 		var next []*tvl.Structure
 		for _, t := range work {
 			parts, err := fo.Focus(t, refine, w.bounds)

@@ -531,7 +531,24 @@ func (d *decomposing) apply(w *worker, t task) outcome {
 	all := w.coerce
 	w.coerce = d.coercerFor(w, t.names)
 	defer func() { w.coerce = all }()
-	comps := sharedOnly(abstraction.ComposeMatched(parts, names, d.outside, d.options(w.e)), t.shared)
+	var comps []*tvl.Structure
+	var skips []func(*tvl.Pred, []int) bool
+	if t.parts == nil {
+		// A component alone: Focus leaves what opening it made unknown
+		// as it is (openedTuples).
+		for _, c := range abstraction.ComposeMatched(parts, names, d.outside, d.options(w.e)) {
+			comps = append(comps, c.Structure)
+			skips = append(skips, openedTuples(names[0], c))
+		}
+	} else {
+		for _, c := range abstraction.ComposeMatched(parts, names, d.outside, d.options(w.e)) {
+			if len(sharedOnly([]abstraction.Composed{c}, t.shared)) == 0 {
+				continue
+			}
+			comps = append(comps, c.Structure)
+			skips = append(skips, outsideAll(c))
+		}
+	}
 	if decompTrace {
 		var b strings.Builder
 		fmt.Fprintf(&b, "### %s at %s: %d parts -> %d compositions\n", t.act.Source().Title, t.loc, len(parts), len(comps))
@@ -545,7 +562,7 @@ func (d *decomposing) apply(w *worker, t task) outcome {
 		}
 		os.Stderr.WriteString(b.String())
 	}
-	for _, c := range comps {
+	for ci, c := range comps {
 		r := w.coerce.Coerce(c, nil)
 		o.stats.Breaches += r.Breaches
 		if !r.Consistent {
@@ -554,7 +571,11 @@ func (d *decomposing) apply(w *worker, t task) outcome {
 		c.Freeze()
 		sub := t
 		sub.pending.Structure = c
-		so := w.applyAbstract(sub, splittingFocus{})
+		var sf splittingFocus
+		if skips != nil {
+			sf.skip = skips[ci]
+		}
+		so := w.applyAbstract(sub, sf)
 		o.messages = append(o.messages, so.messages...)
 		o.stats.add(so.stats)
 		if so.err != nil {
@@ -630,4 +651,47 @@ func (d *decomposing) traceIteration(st *state, loc string, pending []Pending, t
 	}
 	b.WriteString("\n")
 	os.Stderr.WriteString(b.String())
+}
+
+// openedTuples says which tuples of c, a component of name opened alone
+// (composed with nothing), opening made unknown rather than the
+// component: those of the name's hidden predicates, and those that
+// involve its outside individual (outsideAll). Focus leaves them at
+// 1/2, and with them every assignment under which a focus formula is
+// 1/2 through one of them (abstraction.Focuser.WithSkip), as TVLA 3's
+// dtvla engine does (observed on programs of ours,
+// engine/join_decomp_alone_test.go): an update reads them as 1/2.
+// Splitting them made linearization_tlq/unbounded's
+// new_head = node.n, applied to a locks component alone, give a thread
+// the hidden r_by[new_head,t1] at 1, which breaches a constraint and
+// stopped the run; the reference goes on to 3,415 components.
+func openedTuples(name abstraction.Component, c abstraction.Composed) func(*tvl.Pred, []int) bool {
+	hidden := map[*tvl.Pred]bool{}
+	for _, p := range name.Hidden {
+		hidden[p] = true
+	}
+	out := outsideAll(c)
+	return func(p *tvl.Pred, args []int) bool {
+		return hidden[p] || out(p, args)
+	}
+}
+
+// outsideAll says which tuples of c involve its individual outside
+// every part composed (a component alone's outside individual, a
+// composition's further individual), binary values kept as joins under
+// tvla.decompose.outside.keepBinary included: Focus leaves them as
+// openedTuples says. On a composition it still splits the other values
+// the parts do not record (a predicate every part hides, or that one
+// hides and the others hold in their outside individuals), as the
+// reference does (engine/join_decomp_alone_test.go).
+func outsideAll(c abstraction.Composed) func(*tvl.Pred, []int) bool {
+	out := -1
+	for a, t := range c.Tuples {
+		if !slices.ContainsFunc(t, func(u int) bool { return u >= 0 }) {
+			out = a
+		}
+	}
+	return func(_ *tvl.Pred, args []int) bool {
+		return out >= 0 && slices.Contains(args, out)
+	}
 }
