@@ -64,7 +64,14 @@ func ComposeMatched(parts []*tvl.Structure, names []Component, outside *tvl.Pred
 // (Reveal): a caller that composes the same component many times
 // reveals it once.
 func ComposeRevealed(parts []*tvl.Structure, names []Component, outside *tvl.Pred, opts DecomposeOptions) []Composed {
-	m := newMeet(parts, names, outside)
+	return ComposeRevealedWith(nil, parts, names, outside, opts)
+}
+
+// ComposeRevealedWith is ComposeRevealed reading each part's outside
+// individual and its names' memberships from cache (nil: none), which
+// keeps them for every later composition of the same revealed part.
+func ComposeRevealedWith(cache *MembershipCache, parts []*tvl.Structure, names []Component, outside *tvl.Pred, opts DecomposeOptions) []Composed {
+	m := newMeet(cache, parts, names, outside)
 	if m == nil {
 		return nil
 	}
@@ -90,8 +97,10 @@ type meet struct {
 	outside *tvl.Pred
 	inside  [][]int // per part, its inside individuals
 	out     []int   // per part, its outside individual, -1: none
-	// member[i][u][j] is names[j]'s formula on individual u of part i.
+	// member[i][j][u] is names[j]'s formula on individual u of part i.
 	member [][][]logic.Kleene
+	// sig[i][u] are the definite unary values of individual u of part i.
+	sig [][]unarySig
 	// claimed[i][u] is set once individual u of part i is matched.
 	claimed [][]bool
 	// tuples are the composed individuals found so far: per part an
@@ -108,42 +117,168 @@ type meet struct {
 // undecided marks a part of a tuple not matched yet.
 const undecided = -2
 
-func newMeet(parts []*tvl.Structure, names []Component, outside *tvl.Pred) *meet {
+func newMeet(cache *MembershipCache, parts []*tvl.Structure, names []Component, outside *tvl.Pred) *meet {
 	k := len(parts)
 	m := &meet{parts: parts, names: names, outside: outside, inside: make([][]int, k), out: make([]int, k),
-		member: make([][][]logic.Kleene, k), claimed: make([][]bool, k), outAll: true}
-	for _, p := range parts[0].Vocabulary().OfArity(1) {
-		if p != outside && p != parts[0].Vocabulary().Summary() {
-			m.unary = append(m.unary, p)
-		}
-	}
+		member: make([][][]logic.Kleene, k), sig: make([][]unarySig, k), claimed: make([][]bool, k), outAll: true}
+	m.unary = cache.unaryOf(parts[0].Vocabulary(), outside)
 	for i, s := range parts {
-		m.out[i] = -1
-		m.member[i] = make([][]logic.Kleene, s.Size())
-		m.claimed[i] = make([]bool, s.Size())
-		bound := make([]*tvl.Bound, k)
-		for j, d := range names {
-			bound[j] = d.In.Bind(s)
+		sp := cache.split(s, outside)
+		if sp.twoOutside {
+			return nil // not a component: two outside individuals
 		}
-		for u := range s.Size() {
-			if s.Get(outside, u) == logic.True {
-				if m.out[i] >= 0 {
-					return nil // not a component: two outside individuals
-				}
-				m.out[i] = u
-				continue
-			}
-			m.inside[i] = append(m.inside[i], u)
-			m.member[i][u] = make([]logic.Kleene, k)
-			for j := range names {
-				m.member[i][u][j] = bound[j].Eval(u)
-			}
+		m.out[i], m.inside[i] = sp.out, sp.inside
+		m.sig[i] = cache.signatures(s, m.unary)
+		m.claimed[i] = make([]bool, s.Size())
+		m.member[i] = make([][]logic.Kleene, k)
+		for j, d := range names {
+			m.member[i][j] = cache.membership(s, d.In, sp.inside)
 		}
 		if m.out[i] < 0 {
 			m.outAll = false
 		}
 	}
 	return m
+}
+
+// MembershipCache keeps, per revealed component, where its outside
+// individual is and the values of names' membership formulas on its
+// inside individuals: a component composed with many others (the
+// decomposing engine's feasibility checks compose each stored one again
+// with every new one) has them computed once. The structures it is
+// given must not change while it is in use; it is not safe for
+// concurrent use. A nil cache computes every time.
+type MembershipCache struct {
+	splits  map[*tvl.Structure]partSplit
+	sigs    map[*tvl.Structure][]unarySig
+	columns map[columnKey][]logic.Kleene
+	// unary is the last unaryOf, for its vocabulary and outside.
+	unary    []*tvl.Pred
+	unaryVoc *tvl.Vocabulary
+	unaryOut *tvl.Pred
+}
+
+// NewMembershipCache returns an empty cache.
+func NewMembershipCache() *MembershipCache {
+	return &MembershipCache{splits: map[*tvl.Structure]partSplit{}, sigs: map[*tvl.Structure][]unarySig{}, columns: map[columnKey][]logic.Kleene{}}
+}
+
+// unaryOf are the unary predicates of voc a meet compares: all but
+// outside and sm.
+func (c *MembershipCache) unaryOf(voc *tvl.Vocabulary, outside *tvl.Pred) []*tvl.Pred {
+	if c != nil && c.unaryVoc == voc && c.unaryOut == outside {
+		return c.unary
+	}
+	all := voc.OfArity(1)
+	unary := make([]*tvl.Pred, 0, len(all))
+	for _, p := range all {
+		if p != outside && p != voc.Summary() {
+			unary = append(unary, p)
+		}
+	}
+	if c != nil {
+		c.unary, c.unaryVoc, c.unaryOut = unary, voc, outside
+	}
+	return unary
+}
+
+// unarySig is an individual's definite unary values, over a meet's
+// unary predicates (bit i for unary[i]): those at 1 and those at 0.
+type unarySig struct{ one, zero []uint64 }
+
+// contradicts reports whether some unary predicate is 1 in one and 0
+// in the other: the two individuals cannot be one node.
+func (a unarySig) contradicts(b unarySig) bool {
+	for x := range a.one {
+		if a.one[x]&b.zero[x] != 0 || a.zero[x]&b.one[x] != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// signatures are the unarySigs of s's individuals over unary (which
+// must be the same for every structure of one cache).
+func (c *MembershipCache) signatures(s *tvl.Structure, unary []*tvl.Pred) []unarySig {
+	if c != nil {
+		if sig, ok := c.sigs[s]; ok {
+			return sig
+		}
+	}
+	words := (len(unary) + 63) / 64
+	sig := make([]unarySig, s.Size())
+	for u := range sig {
+		sig[u] = unarySig{make([]uint64, words), make([]uint64, words)}
+	}
+	for i, p := range unary {
+		for u := range sig {
+			switch s.Get(p, u) {
+			case logic.True:
+				sig[u].one[i/64] |= 1 << (i % 64)
+			case logic.False:
+				sig[u].zero[i/64] |= 1 << (i % 64)
+			}
+		}
+	}
+	if c != nil {
+		c.sigs[s] = sig
+	}
+	return sig
+}
+
+// partSplit is a part's outside individual (-1: none) and the others.
+type partSplit struct {
+	out        int
+	inside     []int
+	twoOutside bool
+}
+
+type columnKey struct {
+	s  *tvl.Structure
+	in *tvl.Compiled
+}
+
+func (c *MembershipCache) split(s *tvl.Structure, outside *tvl.Pred) partSplit {
+	if c != nil {
+		if sp, ok := c.splits[s]; ok {
+			return sp
+		}
+	}
+	sp := partSplit{out: -1}
+	for u := range s.Size() {
+		if s.Get(outside, u) != logic.True {
+			sp.inside = append(sp.inside, u)
+			continue
+		}
+		if sp.out >= 0 {
+			sp.twoOutside = true
+		}
+		sp.out = u
+	}
+	if c != nil {
+		c.splits[s] = sp
+	}
+	return sp
+}
+
+// membership is formula in's value on each individual of s (indexed
+// by individual; only those of inside are evaluated, the others 0).
+func (c *MembershipCache) membership(s *tvl.Structure, in *tvl.Compiled, inside []int) []logic.Kleene {
+	key := columnKey{s, in}
+	if c != nil {
+		if col, ok := c.columns[key]; ok {
+			return col
+		}
+	}
+	col := make([]logic.Kleene, s.Size())
+	b := in.Bind(s)
+	for _, u := range inside {
+		col[u] = b.Eval(u)
+	}
+	if c != nil {
+		c.columns[key] = col
+	}
+	return col
 }
 
 // search matches the first individual not matched yet, or, when every
@@ -187,7 +322,7 @@ func (m *meet) extend(t []int, j int) {
 		if u < 0 {
 			continue
 		}
-		v := m.member[l][u][j]
+		v := m.member[l][j][u]
 		if v == logic.Unknown {
 			continue
 		}
@@ -226,17 +361,15 @@ func (m *meet) fits(t []int, j, w int) bool {
 		switch {
 		case u == undecided || l == j:
 		case u == -1:
-			if m.member[j][w][l] == logic.True {
+			if m.member[j][l][w] == logic.True {
 				return false
 			}
 		default:
-			if m.member[j][w][l] == logic.False {
+			if m.member[j][l][w] == logic.False {
 				return false
 			}
-			for _, p := range m.unary {
-				if _, ok := meetK(m.parts[j].Get(p, w), m.parts[l].Get(p, u)); !ok {
-					return false
-				}
+			if m.sig[j][w].contradicts(m.sig[l][u]) {
+				return false
 			}
 		}
 	}

@@ -1,6 +1,7 @@
 package abstraction_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/tvla-go/tvla/abstraction"
@@ -98,5 +99,67 @@ func checkMatching(t *testing.T, c abstraction.Composed, parts []*tvl.Structure,
 		if (s.Get(outside, a) == logic.True) != all {
 			t.Errorf("individual %d: outside %v, tuple %v", a, s.Get(outside, a), tu)
 		}
+	}
+}
+
+// A MembershipCache changes no composition: with one cache shared by
+// every composition (as the decomposing engine's feasibility checks
+// share one per iteration), each pair of components of the two-list
+// inputs, revealed, composes to the same structures and matchings as
+// without, in the same order, both ways round.
+func TestMembershipCacheComposesTheSame(t *testing.T) {
+	const dir = "testdata/decompose/"
+	prog, _, err := tvp.LoadProgram(dir+"twolists.tvp", tvp.LoadConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	voc := prog.Vocabulary.Tvl()
+	var names []abstraction.Component
+	for _, d := range prog.DecompNames {
+		c, err := abstraction.NewComponent(d.Name, d.Marker.Pred, d.Formula, d.Var, voc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, c)
+	}
+	inputs, err := tvp.LoadTVS(dir+"twolists.tvs", voc, tvp.LoadConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	outside := voc.Lookup("outside")
+	cache := abstraction.NewMembershipCache()
+	compared := 0
+	for _, l := range inputs {
+		for _, in := range l.Structures {
+			comps := abstraction.Decompose(in.Structure, names, outside, abstraction.DecomposeOptions{KeepBinary: true})
+			revealed := make([]*tvl.Structure, len(comps))
+			for i := range comps {
+				revealed[i] = abstraction.Reveal(comps[i], names[i], outside)
+			}
+			for i := range names {
+				for j := range names {
+					if i == j {
+						continue
+					}
+					parts := []*tvl.Structure{revealed[i], revealed[j]}
+					ns := []abstraction.Component{names[i], names[j]}
+					opts := abstraction.DecomposeOptions{KeepBinary: true}
+					plain := abstraction.ComposeRevealed(parts, ns, outside, opts)
+					cached := abstraction.ComposeRevealedWith(cache, parts, ns, outside, opts)
+					if len(plain) != len(cached) {
+						t.Fatalf("%s with %s: %d compositions with the cache, %d without", names[i].Name, names[j].Name, len(cached), len(plain))
+					}
+					for k := range plain {
+						if _, same := tvl.Isomorphic(plain[k].Structure, cached[k].Structure); !same || fmt.Sprint(plain[k].Tuples) != fmt.Sprint(cached[k].Tuples) {
+							t.Fatalf("%s with %s: composition %d differs with the cache", names[i].Name, names[j].Name, k)
+						}
+						compared++
+					}
+				}
+			}
+		}
+	}
+	if compared < 40 {
+		t.Fatalf("only %d compositions compared", compared)
 	}
 }

@@ -409,12 +409,13 @@ func (d *decomposing) tasks(st *state, loc string, pending []Pending) []task {
 	k := d.orbitSize()
 	var tasks []task
 	revealed := map[*tvl.Structure]*tvl.Structure{}
+	members := abstraction.NewMembershipCache()
 	for _, ed := range st.out[loc] {
 		act := st.e.actions[ed.Action]
 		plan := d.plans[ed.Action]
 		seen := map[string]bool{}
 		done := map[int]bool{}
-		fz := newFeasibility(revealed)
+		fz := newFeasibility(revealed, members)
 		var now []Pending
 		for _, pd := range pending {
 			if pd.Slot >= 0 {
