@@ -76,8 +76,8 @@ func (c *compiler) pairFocus() {
 // focus finite differencing left pre[X] at 1/2 on the summary, the
 // one-thread Ladan-Mozes–Shavit run kept such structures beside the
 // exact ones at 17 locations (322 structures; 1,771 stored, 1,502 with
-// the focus), and with two threads the 1/2 multiplied with the other
-// thread's pointers into the list (docs/lms-queue.md).
+// the focus; with two threads the space is not visibly smaller,
+// docs/lms-queue.md).
 func (c *compiler) preFocus() {
 	L := c.s.link
 	if L == "" {
