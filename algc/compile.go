@@ -91,6 +91,7 @@ func CompileProgram(file string, prog *alg.Program) (*Output, error) {
 	}
 	c.liveness()
 	c.pairFocus()
+	c.preFocus()
 	c.staleFocus()
 	c.privacy()
 	c.w = &writer{}

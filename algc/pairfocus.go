@@ -1,5 +1,10 @@
 package algc
 
+import (
+	"fmt"
+	"slices"
+)
+
 // pairFocus makes a step that writes a thread-local node variable x also
 // focus on the scheduled thread's node of every variable y that a
 // generated predicate relates to x (same[x,y], succ[x,y], ordered[x,y]
@@ -60,6 +65,32 @@ func (c *compiler) pairFocus() {
 					st.focus = append(st.focus, f)
 				}
 			}
+		}
+	}
+}
+
+// preFocus makes a step that moves a shared pointer X whose pre[X] the
+// program requests focus on the nodes linked to X's new node. The new
+// pre[X] is read through the link into that node, and the node before
+// it usually sits in a summary (the middle of the list): without the
+// focus finite differencing left pre[X] at 1/2 on the summary, the
+// one-thread Ladan-Mozes–Shavit run kept such structures beside the
+// exact ones at 17 locations (322 structures; 1,771 stored, 1,502 with
+// the focus; with two threads the space is not visibly smaller,
+// docs/lms-queue.md).
+func (c *compiler) preFocus() {
+	L := c.s.link
+	if L == "" {
+		return
+	}
+	for _, st := range c.b.steps {
+		ch := st.change
+		if ch == nil || ch.shared == "" || ch.target == "0" || !c.gen.has("pre["+ch.shared+"]") {
+			continue
+		}
+		f := fmt.Sprintf("(E(w_pre) %s & %s(v, w_pre))", at(ch.target, "w_pre"), L)
+		if !slices.Contains(st.focus, f) {
+			st.focus = append(st.focus, f)
 		}
 	}
 }

@@ -64,3 +64,29 @@ func TestRCommutesErrors(t *testing.T) {
 		t.Errorf("rcommutes on a stack: error %v", err)
 	}
 }
+
+// A step that moves Head focuses on the nodes linked to Head's new node
+// when pre[Head] is requested (pairfocus.go), and only then: msqueue.alg,
+// which does not request it, gets no such focus.
+func TestPreFocus(t *testing.T) {
+	out := compileFile(t, "../programs/queue/lms.alg")
+	focus := "(E(w_pre) (E(ts) tr_scheduled(ts) & fnp(ts, w_pre)) & next(v, w_pre))"
+	casOK := "cas(Head, head, fnp) succeeds\"\n  %f { "
+	n := 0
+	for _, part := range strings.Split(out.TVP, casOK)[1:] {
+		line, _, _ := strings.Cut(part, "\n")
+		if !strings.Contains(line, focus) {
+			t.Errorf("a successful cas on Head does not focus on the node linked to fnp: %s", line)
+		}
+		n++
+	}
+	if n != 2 {
+		t.Errorf("%d successful cas steps on Head, want 2 (the dummy's skip and the removal)", n)
+	}
+	if strings.Contains(out.TVP, "fnp(ts, w_pre)) & next(v, w_pre)) }\n  %p !(E(ts) tr_scheduled(ts) & ((A(") {
+		t.Error("a failing cas focuses on the node linked to fnp")
+	}
+	if ms := compileFile(t, "../programs/queue/msqueue.alg"); strings.Contains(ms.TVP, "w_pre") {
+		t.Error("msqueue.alg, which does not request pre[Head], gets the focus")
+	}
+}
