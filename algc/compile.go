@@ -93,6 +93,7 @@ func CompileProgram(file string, prog *alg.Program) (*Output, error) {
 	c.pairFocus()
 	c.staleFocus()
 	c.privacy()
+	c.privateFacts()
 	c.w = &writer{}
 	c.emitTVP(prog)
 	out := &Output{Name: prog.Name, TVP: c.w.b.String(), Lines: c.w.lines, TVS: c.tvs()}
