@@ -94,6 +94,7 @@ func CompileProgram(file string, prog *alg.Program) (*Output, error) {
 	c.preFocus()
 	c.staleFocus()
 	c.privacy()
+	c.privateFacts()
 	c.w = &writer{}
 	c.emitTVP(prog)
 	out := &Output{Name: prog.Name, TVP: c.w.b.String(), Lines: c.w.lines, TVS: c.tvs()}

@@ -189,7 +189,7 @@ func (c *compiler) emitInstruments() {
 			w.text("#ifdef COLLAPSE_THREADS")
 		}
 		for _, i := range c.gen.list {
-			if i.collapsed == collapsed {
+			if i.collapsed == collapsed && i.decl != "" {
 				w.line(i.pos, "%s", i.decl)
 			}
 		}

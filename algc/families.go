@@ -89,6 +89,8 @@ func (c *compiler) family(n *alg.PredName) (*instrument, string) {
 		return c.fieldFamily(n.Name, name, args)
 	case "pre":
 		return c.preFamily(name, args)
+	case "private":
+		return c.privateFamily(name, args)
 	case "rcommutes", "rcommutes2":
 		return c.rcommutesFamily(n.Name, args)
 	case "opval":
@@ -126,7 +128,7 @@ func (c *compiler) family(n *alg.PredName) (*instrument, string) {
 				fmt.Sprintf("%%r %s(v) ==> has[%s](v)", name, d),
 			}}, ""
 	}
-	return nil, fmt.Sprintf("unknown instrumentation family %s (the generator knows succ[x,y], succ[x,y,f], opval[x], same[x,y], same[x,X], on[x,X], ordered[x,y], past[x,X], unset[x,f], pre[X], inv[f,g], self[f], rcommutes and rcommutes2; others can be written in a tvp block)", n.Name)
+	return nil, fmt.Sprintf("unknown instrumentation family %s (the generator knows succ[x,y], succ[x,y,f], opval[x], same[x,y], same[x,X], on[x,X], ordered[x,y], past[x,X], unset[x,f], pre[X], inv[f,g], self[f], private[x], rcommutes and rcommutes2; others can be written in a tvp block)", n.Name)
 }
 
 // pastFamily is past[x,X]: thread variable x holds a node that the shared

@@ -16,7 +16,8 @@ import (
 // request (instrument add): succ[x,y], opval[x], same[x,y], same[x,X],
 // on[x,X], ordered[x,y], past[x,X], unset[x,f] (x's node has the
 // boolean field f false), inv[f,g] (every f edge is a g edge
-// back), self[f] (f points to the node itself).
+// back), self[f] (f points to the node itself), private[x] (rules only:
+// what the thread stored into its private node x, privfacts.go).
 
 type instrument struct {
 	name string
@@ -35,6 +36,9 @@ type instrument struct {
 	// pair names the two thread-local node variables of a same[x,y],
 	// succ[x,y] or ordered[x,y] predicate (pairfocus.go).
 	pair [2]string
+	// privateOf is private[x]'s variable: rules only, filled in once the
+	// step graph is known (privfacts.go).
+	privateOf string
 }
 
 type instruments struct {
