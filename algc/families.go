@@ -9,7 +9,7 @@ import (
 // family builds a requested instrumentation predicate, or says why it
 // cannot.
 func (c *compiler) family(n *alg.PredName) (*instrument, string) {
-	L, D := c.s.link, c.s.value
+	L := c.s.link
 	args := make([]string, len(n.Args))
 	for i, a := range n.Args {
 		if len(a.Args) > 0 {
@@ -94,41 +94,48 @@ func (c *compiler) family(n *alg.PredName) (*instrument, string) {
 	case "rcommutes", "rcommutes2":
 		return c.rcommutesFamily(n.Name, args)
 	case "opval":
-		if len(args) == 0 || len(args) > 2 {
-			return nil, "opval takes a node variable and, optionally, a data variable: opval[n] or opval[n,lv]"
-		}
-		if e := nodeVar(args[0]); e != "" {
-			return nil, e
-		}
-		if D == "" {
-			return nil, "opval needs a data field in the list type"
-		}
-		d := ""
-		if len(args) == 2 {
-			d = args[1]
-		} else {
-			for _, v := range c.s.threadOrder {
-				if c.s.thread[v] == "data" {
-					if d != "" {
-						return nil, fmt.Sprintf("%s: several thread-local data variables; name one: opval[%s,%s]", name, args[0], d)
-					}
-					d = v
-				}
-			}
-		}
-		if c.s.thread[d] != "data" {
-			return nil, fmt.Sprintf("%s: %s is not a thread-local data variable", name, d)
-		}
-		x := args[0]
-		return &instrument{name: name, dataVar: d, decl: fmt.Sprintf("%%i %s(v) = E(u_1, u_2) %s(v, u_1) & %s(u_1, u_2) & %s(v, u_2)%s", name, x, D, d, threadPred),
-			rules: []string{
-				fmt.Sprintf("%%r (E(v_3) %s(v_3) & %s(v_3, v_1) & %s(v_3, v_2)) ==> %s(v_1, v_2)", name, x, d, D),
-				fmt.Sprintf("%%r (E(v_3) %s(v_1) & %s(v_1, v_3) & %s(v_3, v_2)) ==> %s(v_1, v_2)", name, x, D, d),
-				fmt.Sprintf("%%r %s(v) ==> has[%s](v)", name, x),
-				fmt.Sprintf("%%r %s(v) ==> has[%s](v)", name, d),
-			}}, ""
+		return c.opvalFamily(name, args, nodeVar)
 	}
 	return nil, fmt.Sprintf("unknown instrumentation family %s (the generator knows succ[x,y], succ[x,y,f], opval[x], same[x,y], same[x,X], on[x,X], ordered[x,y], past[x,X], unset[x,f], pre[X], inv[f,g], self[f], private[x], rcommutes and rcommutes2; others can be written in a tvp block)", n.Name)
+}
+
+// opvalFamily is opval[x] or opval[x,d]: x's node holds the value of
+// thread-local data variable d (the one there is, when not named).
+func (c *compiler) opvalFamily(name string, args []string, nodeVar func(string) string) (*instrument, string) {
+	D := c.s.value
+	if len(args) == 0 || len(args) > 2 {
+		return nil, "opval takes a node variable and, optionally, a data variable: opval[n] or opval[n,lv]"
+	}
+	if e := nodeVar(args[0]); e != "" {
+		return nil, e
+	}
+	if D == "" {
+		return nil, "opval needs a data field in the list type"
+	}
+	d := ""
+	if len(args) == 2 {
+		d = args[1]
+	} else {
+		for _, v := range c.s.threadOrder {
+			if c.s.thread[v] == "data" {
+				if d != "" {
+					return nil, fmt.Sprintf("%s: several thread-local data variables; name one: opval[%s,%s]", name, args[0], d)
+				}
+				d = v
+			}
+		}
+	}
+	if c.s.thread[d] != "data" {
+		return nil, fmt.Sprintf("%s: %s is not a thread-local data variable", name, d)
+	}
+	x := args[0]
+	return &instrument{name: name, dataVar: d, decl: fmt.Sprintf("%%i %s(v) = E(u_1, u_2) %s(v, u_1) & %s(u_1, u_2) & %s(v, u_2)%s", name, x, D, d, threadPred),
+		rules: []string{
+			fmt.Sprintf("%%r (E(v_3) %s(v_3) & %s(v_3, v_1) & %s(v_3, v_2)) ==> %s(v_1, v_2)", name, x, d, D),
+			fmt.Sprintf("%%r (E(v_3) %s(v_1) & %s(v_1, v_3) & %s(v_3, v_2)) ==> %s(v_1, v_2)", name, x, D, d),
+			fmt.Sprintf("%%r %s(v) ==> has[%s](v)", name, x),
+			fmt.Sprintf("%%r %s(v) ==> has[%s](v)", name, d),
+		}}, ""
 }
 
 // pastFamily is past[x,X]: thread variable x holds a node that the shared
