@@ -18,25 +18,7 @@ import (
 // of. Checked on every pair of components of testdata/decompose's
 // two-list inputs, cut by its four names.
 func TestComposeMatchedTuples(t *testing.T) {
-	const dir = "testdata/decompose/"
-	prog, _, err := tvp.LoadProgram(dir+"twolists.tvp", tvp.LoadConfig{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	voc := prog.Vocabulary.Tvl()
-	var names []abstraction.Component
-	for _, d := range prog.DecompNames {
-		c, err := abstraction.NewComponent(d.Name, d.Marker.Pred, d.Formula, d.Var, voc)
-		if err != nil {
-			t.Fatal(err)
-		}
-		names = append(names, c)
-	}
-	inputs, err := tvp.LoadTVS(dir+"twolists.tvs", voc, tvp.LoadConfig{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	outside := voc.Lookup("outside")
+	voc, names, inputs, outside := twoLists(t)
 	checked := 0
 	for _, l := range inputs {
 		for _, in := range l.Structures {
@@ -108,25 +90,7 @@ func checkMatching(t *testing.T, c abstraction.Composed, parts []*tvl.Structure,
 // inputs, revealed, composes to the same structures and matchings as
 // without, in the same order, both ways round.
 func TestMembershipCacheComposesTheSame(t *testing.T) {
-	const dir = "testdata/decompose/"
-	prog, _, err := tvp.LoadProgram(dir+"twolists.tvp", tvp.LoadConfig{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	voc := prog.Vocabulary.Tvl()
-	var names []abstraction.Component
-	for _, d := range prog.DecompNames {
-		c, err := abstraction.NewComponent(d.Name, d.Marker.Pred, d.Formula, d.Var, voc)
-		if err != nil {
-			t.Fatal(err)
-		}
-		names = append(names, c)
-	}
-	inputs, err := tvp.LoadTVS(dir+"twolists.tvs", voc, tvp.LoadConfig{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	outside := voc.Lookup("outside")
+	_, names, inputs, outside := twoLists(t)
 	cache := abstraction.NewMembershipCache()
 	compared := 0
 	for _, l := range inputs {
@@ -162,4 +126,29 @@ func TestMembershipCacheComposesTheSame(t *testing.T) {
 	if compared < 40 {
 		t.Fatalf("only %d compositions compared", compared)
 	}
+}
+
+// twoLists loads testdata/decompose's two-list program: its vocabulary,
+// its four names compiled, its inputs and the outside predicate.
+func twoLists(t *testing.T) (*tvl.Vocabulary, []abstraction.Component, []tvp.TVSLocation, *tvl.Pred) {
+	t.Helper()
+	const dir = "testdata/decompose/"
+	prog, _, err := tvp.LoadProgram(dir+"twolists.tvp", tvp.LoadConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	voc := prog.Vocabulary.Tvl()
+	var names []abstraction.Component
+	for _, d := range prog.DecompNames {
+		c, err := abstraction.NewComponent(d.Name, d.Marker.Pred, d.Formula, d.Var, voc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, c)
+	}
+	inputs, err := tvp.LoadTVS(dir+"twolists.tvs", voc, tvp.LoadConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return voc, names, inputs, voc.Lookup("outside")
 }
