@@ -431,3 +431,18 @@ func TestUnsetClearedWhereFieldWritten(t *testing.T) {
 		t.Errorf("unset[nx,taken] is cleared for the scheduled thread only, where taken is written:\n%s", st)
 	}
 }
+
+// Under memory reuse a new node may be a freed one that another thread's
+// dangling pointer still reaches, so a store into it is not private:
+// other threads' opval[ss] become unknown, where treiber.alg (which has
+// a garbage collector) keeps them (TestCompileTreiber).
+func TestReusedNodeIsNotPrivate(t *testing.T) {
+	out := compileFile(t, "../programs/stack/treiber-reuse.alg")
+	store := action(out.TVP, "push, line 23: n.val = lv")
+	if store == "" {
+		t.Fatal("treiber-reuse.alg has no action for line 23's n.val = lv: the test no longer finds the store")
+	}
+	if !strings.Contains(store, "(tr_scheduled(v) ? 1/2 : 1/2) : opval[ss](v))") {
+		t.Errorf("the store into a possibly reused node keeps other threads' opval[ss]:\n%s", store)
+	}
+}
