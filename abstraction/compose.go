@@ -122,17 +122,26 @@ func newMeet(cache *MembershipCache, parts []*tvl.Structure, names []Component, 
 	m := &meet{parts: parts, names: names, outside: outside, inside: make([][]int, k), out: make([]int, k),
 		member: make([][][]logic.Kleene, k), sig: make([][]unarySig, k), claimed: make([][]bool, k), outAll: true}
 	m.unary = cache.unaryOf(parts[0].Vocabulary(), outside)
+	// One block each for claimed and member, cut per part: a meet is
+	// made for every combination the engine tries.
+	size := 0
+	for _, s := range parts {
+		size += s.Size()
+	}
+	claimed := make([]bool, size)
+	member := make([][]logic.Kleene, k*k)
 	for i, s := range parts {
-		sp := cache.split(s, outside)
+		f := cache.facts(s)
+		sp := f.split(s, outside)
 		if sp.twoOutside {
 			return nil // not a component: two outside individuals
 		}
 		m.out[i], m.inside[i] = sp.out, sp.inside
-		m.sig[i] = cache.signatures(s, m.unary)
-		m.claimed[i] = make([]bool, s.Size())
-		m.member[i] = make([][]logic.Kleene, k)
+		m.sig[i] = f.signatures(s, m.unary)
+		m.claimed[i], claimed = claimed[:s.Size():s.Size()], claimed[s.Size():]
+		m.member[i] = member[i*k : (i+1)*k : (i+1)*k]
 		for j, d := range names {
-			m.member[i][j] = cache.membership(s, d.In, sp.inside)
+			m.member[i][j] = f.membership(s, d.In, sp.inside)
 		}
 		if m.out[i] < 0 {
 			m.outAll = false
@@ -149,18 +158,46 @@ func newMeet(cache *MembershipCache, parts []*tvl.Structure, names []Component, 
 // given must not change while it is in use; it is not safe for
 // concurrent use. A nil cache computes every time.
 type MembershipCache struct {
-	splits  map[*tvl.Structure]partSplit
-	sigs    map[*tvl.Structure][]unarySig
-	columns map[columnKey][]logic.Kleene
+	// parts holds what is known of each structure, so that a meet looks
+	// a part up once, not once per name and per kind of fact.
+	parts map[*tvl.Structure]*partFacts
 	// unary is the last unaryOf, for its vocabulary and outside.
 	unary    []*tvl.Pred
 	unaryVoc *tvl.Vocabulary
 	unaryOut *tvl.Pred
 }
 
+// partFacts is what a cache knows of one structure: its split (when
+// splitDone is set), its unary signatures (when sig is not nil), and the
+// membership columns computed so far (a few: one per name).
+type partFacts struct {
+	splitDone bool
+	sp        partSplit
+	sig       []unarySig
+	columns   []memberColumn
+}
+
+type memberColumn struct {
+	in  *tvl.Compiled
+	col []logic.Kleene
+}
+
 // NewMembershipCache returns an empty cache.
 func NewMembershipCache() *MembershipCache {
-	return &MembershipCache{splits: map[*tvl.Structure]partSplit{}, sigs: map[*tvl.Structure][]unarySig{}, columns: map[columnKey][]logic.Kleene{}}
+	return &MembershipCache{parts: map[*tvl.Structure]*partFacts{}}
+}
+
+// facts is s's entry, made on first use; nil for a nil cache.
+func (c *MembershipCache) facts(s *tvl.Structure) *partFacts {
+	if c == nil {
+		return nil
+	}
+	f := c.parts[s]
+	if f == nil {
+		f = &partFacts{}
+		c.parts[s] = f
+	}
+	return f
 }
 
 // unaryOf are the unary predicates of voc a meet compares: all but
@@ -199,20 +236,20 @@ func (a unarySig) contradicts(b unarySig) bool {
 
 // signatures are the unarySigs of s's individuals over unary (which
 // must be the same for every structure of one cache).
-func (c *MembershipCache) signatures(s *tvl.Structure, unary []*tvl.Pred) []unarySig {
-	if c != nil {
-		if sig, ok := c.sigs[s]; ok {
-			return sig
-		}
+func (f *partFacts) signatures(s *tvl.Structure, unary []*tvl.Pred) []unarySig {
+	if f != nil && f.sig != nil {
+		return f.sig
 	}
 	words := (len(unary) + 63) / 64
 	sig := make([]unarySig, s.Size())
+	bits := make([]uint64, 2*words*len(sig))
 	for u := range sig {
-		sig[u] = unarySig{make([]uint64, words), make([]uint64, words)}
+		o := 2 * words * u
+		sig[u] = unarySig{bits[o : o+words : o+words], bits[o+words : o+2*words : o+2*words]}
 	}
 	for i, p := range unary {
 		for u := range sig {
-			switch s.Get(p, u) {
+			switch s.Unary(p.Index, u) {
 			case logic.True:
 				sig[u].one[i/64] |= 1 << (i % 64)
 			case logic.False:
@@ -220,8 +257,8 @@ func (c *MembershipCache) signatures(s *tvl.Structure, unary []*tvl.Pred) []unar
 			}
 		}
 	}
-	if c != nil {
-		c.sigs[s] = sig
+	if f != nil {
+		f.sig = sig
 	}
 	return sig
 }
@@ -233,16 +270,9 @@ type partSplit struct {
 	twoOutside bool
 }
 
-type columnKey struct {
-	s  *tvl.Structure
-	in *tvl.Compiled
-}
-
-func (c *MembershipCache) split(s *tvl.Structure, outside *tvl.Pred) partSplit {
-	if c != nil {
-		if sp, ok := c.splits[s]; ok {
-			return sp
-		}
+func (f *partFacts) split(s *tvl.Structure, outside *tvl.Pred) partSplit {
+	if f != nil && f.splitDone {
+		return f.sp
 	}
 	sp := partSplit{out: -1}
 	for u := range s.Size() {
@@ -255,19 +285,20 @@ func (c *MembershipCache) split(s *tvl.Structure, outside *tvl.Pred) partSplit {
 		}
 		sp.out = u
 	}
-	if c != nil {
-		c.splits[s] = sp
+	if f != nil {
+		f.splitDone, f.sp = true, sp
 	}
 	return sp
 }
 
 // membership is formula in's value on each individual of s (indexed
 // by individual; only those of inside are evaluated, the others 0).
-func (c *MembershipCache) membership(s *tvl.Structure, in *tvl.Compiled, inside []int) []logic.Kleene {
-	key := columnKey{s, in}
-	if c != nil {
-		if col, ok := c.columns[key]; ok {
-			return col
+func (f *partFacts) membership(s *tvl.Structure, in *tvl.Compiled, inside []int) []logic.Kleene {
+	if f != nil {
+		for _, c := range f.columns {
+			if c.in == in {
+				return c.col
+			}
 		}
 	}
 	col := make([]logic.Kleene, s.Size())
@@ -275,8 +306,8 @@ func (c *MembershipCache) membership(s *tvl.Structure, in *tvl.Compiled, inside 
 	for _, u := range inside {
 		col[u] = b.Eval(u)
 	}
-	if c != nil {
-		c.columns[key] = col
+	if f != nil {
+		f.columns = append(f.columns, memberColumn{in, col})
 	}
 	return col
 }

@@ -3,7 +3,8 @@ package engine
 import (
 	"fmt"
 	"slices"
-	"strings"
+	"strconv"
+	"unsafe"
 
 	"github.com/tvla-go/tvla/abstraction"
 	"github.com/tvla-go/tvla/tvl"
@@ -83,13 +84,13 @@ func (d *decomposing) composable(st *state, fz feasibility, names []int, at int,
 	}
 	parts := make([]*tvl.Structure, len(names))
 	parts[at] = fz.reveal(d, names[at], s)
+	co := d.coercers[namesKey(names)]
+	if co == nil {
+		co = st.e.coerce
+	}
 	var rec func(k int) bool
 	rec = func(k int) bool {
 		if k == len(names) {
-			co := d.coercers[namesKey(names)]
-			if co == nil {
-				co = st.e.coerce
-			}
 			for _, c := range abstraction.ComposeRevealedWith(fz.members, parts, comps, d.outside, d.options(st.e)) {
 				if co.Coerce(c.Structure, nil).Consistent {
 					return true
@@ -159,17 +160,17 @@ func (fz feasibility) sharedFilters(d *decomposing, st *state, plan *composePlan
 		if len(pos) < 2 {
 			continue
 		}
-		var key strings.Builder
-		fmt.Fprint(&key, dj)
+		key := strconv.AppendInt(nil, int64(dj), 10)
 		fixed := make([]*tvl.Structure, len(other))
 		for i, j := range pos {
 			fixed[at[i]] = parts[j]
-			fmt.Fprintf(&key, " %p", parts[j])
+			key = append(key, ' ')
+			key = strconv.AppendUint(key, uint64(uintptr(unsafe.Pointer(parts[j]))), 16)
 		}
-		allowed, known := fz.shared[key.String()]
+		allowed, known := fz.shared[string(key)]
 		if !known {
 			allowed = d.projections(st, fz, other, fixed, at, byName)
-			fz.shared[key.String()] = allowed
+			fz.shared[string(key)] = allowed
 		}
 		if len(allowed) == 0 {
 			return nil, false
@@ -229,18 +230,20 @@ func (d *decomposing) projections(st *state, fz feasibility, names []int, fixed 
 func sharedProjection(tuples [][]int, pos []int) string {
 	var seen []string
 	outside := false
+	var b []byte
 	for _, t := range tuples {
 		all := true
-		var b strings.Builder
+		b = b[:0]
 		for _, p := range pos {
 			all = all && t[p] < 0
-			fmt.Fprintf(&b, "%d,", t[p])
+			b = strconv.AppendInt(b, int64(t[p]), 10)
+			b = append(b, ',')
 		}
 		if all {
 			outside = true
 			continue
 		}
-		seen = append(seen, b.String())
+		seen = append(seen, string(b))
 	}
 	slices.Sort(seen)
 	seen = slices.Compact(seen)
