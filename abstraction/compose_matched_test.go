@@ -130,7 +130,7 @@ func TestMembershipCacheComposesTheSame(t *testing.T) {
 
 // twoLists loads testdata/decompose's two-list program: its vocabulary,
 // its four names compiled, its inputs and the outside predicate.
-func twoLists(t *testing.T) (*tvl.Vocabulary, []abstraction.Component, []tvp.TVSLocation, *tvl.Pred) {
+func twoLists(t testing.TB) (*tvl.Vocabulary, []abstraction.Component, []tvp.TVSLocation, *tvl.Pred) {
 	t.Helper()
 	const dir = "testdata/decompose/"
 	prog, _, err := tvp.LoadProgram(dir+"twolists.tvp", tvp.LoadConfig{})
@@ -151,4 +151,38 @@ func twoLists(t *testing.T) (*tvl.Vocabulary, []abstraction.Component, []tvp.TVS
 		t.Fatal(err)
 	}
 	return voc, names, inputs, voc.Lookup("outside")
+}
+
+// BenchmarkComposeRevealedWith composes every ordered pair of the
+// two-list inputs' revealed components with one cache, as the
+// decomposing engine's feasibility checks do within an iteration.
+func BenchmarkComposeRevealedWith(b *testing.B) {
+	_, names, inputs, outside := twoLists(b)
+	opts := abstraction.DecomposeOptions{KeepBinary: true}
+	type pair struct {
+		parts []*tvl.Structure
+		names []abstraction.Component
+	}
+	var pairs []pair
+	for _, l := range inputs {
+		for _, in := range l.Structures {
+			comps := abstraction.Decompose(in.Structure, names, outside, opts)
+			for i := range names {
+				for j := range names {
+					if i != j {
+						pairs = append(pairs, pair{
+							[]*tvl.Structure{abstraction.Reveal(comps[i], names[i], outside), abstraction.Reveal(comps[j], names[j], outside)},
+							[]abstraction.Component{names[i], names[j]}})
+					}
+				}
+			}
+		}
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		cache := abstraction.NewMembershipCache()
+		for _, p := range pairs {
+			abstraction.ComposeRevealedWith(cache, p.parts, p.names, outside, opts)
+		}
+	}
 }
