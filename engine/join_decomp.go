@@ -627,18 +627,8 @@ func (d *decomposing) applyRaw(w *worker, t task, raw bool) outcome {
 			os.Stderr.WriteString(b.String())
 		}
 		for _, res := range so.results {
-			if len(names) == 1 || plan.decompose {
-				for k, c := range d.decompose(w.e, res, names) {
-					if fr != nil && fr[t.names[k]] != nil {
-						for _, m := range d.unframe(w, t.act.Source(), alone[t.names[k]], c, t.names[k], fr[t.names[k]]) {
-							o.results = append(o.results, canonical(m))
-						}
-						continue
-					}
-					o.results = append(o.results, canonical(c))
-				}
-			} else {
-				o.results = append(o.results, canonical(res))
+			for _, c := range d.cut(w, t, names, plan.decompose, fr, alone, res) {
+				o.results = append(o.results, canonical(c))
 			}
 		}
 		if o.broken != "" {

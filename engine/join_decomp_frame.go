@@ -223,3 +223,21 @@ func (d *decomposing) forget(s *tvl.Structure, fr *frame, drop func(*tvl.Pred) b
 	}
 	return out
 }
+
+// cut cuts a result of t's action into its names' components (a
+// composition's without %decompose stays whole), unframing those of a
+// framed name (fr, alone: framedParts).
+func (d *decomposing) cut(w *worker, t task, names []abstraction.Component, decompose bool, fr map[int]*frame, alone map[int][]*tvl.Structure, res *tvl.Structure) []*tvl.Structure {
+	if len(names) > 1 && !decompose {
+		return []*tvl.Structure{res}
+	}
+	var out []*tvl.Structure
+	for k, c := range d.decompose(w.e, res, names) {
+		if f := fr[t.names[k]]; f != nil {
+			out = append(out, d.unframe(w, t.act.Source(), alone[t.names[k]], c, t.names[k], f)...)
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
+}
