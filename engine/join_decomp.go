@@ -58,6 +58,9 @@ type composePlan struct {
 	// formula), the names it designates (sorted): the message is
 	// checked on those composed only.
 	msgNames map[logic.Formula][]int
+	// frames are, per disjunct's names (namesKey), the frame of each
+	// name an equivalence of the disjunct frames (join_decomp_frame.go).
+	frames map[string]map[int]*frame
 }
 
 func (d *decomposing) prepare(e *Engine) error {
@@ -193,7 +196,7 @@ func (d *decomposing) coercerFor(w *worker, names []int) *abstraction.Coercer {
 
 // plan reads an action's %compose, %decompose and message brackets.
 func (d *decomposing) plan(prog *model.Program, a *model.Action) (*composePlan, error) {
-	p := &composePlan{involved: make([]bool, len(d.comps)), decompose: a.Decompose != nil, msgNames: map[logic.Formula][]int{}}
+	p := &composePlan{involved: make([]bool, len(d.comps)), decompose: a.Decompose != nil, msgNames: map[logic.Formula][]int{}, frames: map[string]map[int]*frame{}}
 	if a.Compose != nil {
 		for _, dis := range disjuncts(a.Compose) {
 			names, err := d.designated(prog, dis)
@@ -204,6 +207,13 @@ func (d *decomposing) plan(prog *model.Program, a *model.Action) (*composePlan, 
 				continue
 			}
 			p.disjuncts = append(p.disjuncts, names)
+			fr, err := d.frames(prog, dis)
+			if err != nil {
+				return nil, err
+			}
+			if fr != nil {
+				p.frames[namesKey(names)] = fr
+			}
 			for _, n := range names {
 				p.involved[n] = true
 			}
@@ -522,7 +532,20 @@ func (d *decomposing) appendTasks(tasks []task, st *state, base task, plan *comp
 // the action on each consistent composition, and cuts the results into
 // components again.
 func (d *decomposing) apply(w *worker, t task) outcome {
+	return d.applyRaw(w, t, false)
+}
+
+// applyRaw is apply; raw leaves the results as they are, not renamed to
+// their orbit's representative (the unframing of join_decomp_frame.go
+// meets them with a composition's parts as they are).
+func (d *decomposing) applyRaw(w *worker, t task, raw bool) outcome {
 	var o outcome
+	canonical := func(s *tvl.Structure) *tvl.Structure {
+		if raw {
+			return s
+		}
+		return d.canonical(w.e, s)
+	}
 	if t.names == nil {
 		// A composed structure stored as it is: the action runs on it
 		// as on a whole heap.
@@ -537,18 +560,22 @@ func (d *decomposing) apply(w *worker, t task) outcome {
 		names[i] = d.comps[n]
 	}
 	plan := d.plans[t.act.Source()]
+	keep := w.keepMsg
+	framed := false
 	w.keepMsg = func(m *model.Message) bool {
 		if m.Compose == nil {
 			return true
 		}
-		return slices.Equal(plan.msgNames[m.Compose], t.names)
+		return !framed && slices.Equal(plan.msgNames[m.Compose], t.names)
 	}
-	defer func() { w.keepMsg = nil }()
+	defer func() { w.keepMsg = keep }()
 	all := w.coerce
 	w.coerce = d.coercerFor(w, t.names)
 	defer func() { w.coerce = all }()
 	var comps []*tvl.Structure
 	var skips []func(*tvl.Pred, []int) bool
+	var fr map[int]*frame
+	var alone map[int][]*tvl.Structure
 	if t.parts == nil {
 		// A component alone: Focus leaves what opening it made unknown
 		// as it is (openedTuples).
@@ -557,7 +584,12 @@ func (d *decomposing) apply(w *worker, t task) outcome {
 			skips = append(skips, openedTuples(names[0], c))
 		}
 	} else {
-		for _, c := range abstraction.ComposeMatched(parts, names, d.outside, d.options(w.e)) {
+		cparts, cnames, frs, al, ok := d.framedParts(w, t, parts, names, &o)
+		if !ok {
+			return o
+		}
+		fr, alone, framed = frs, al, frs != nil
+		for _, c := range abstraction.ComposeMatched(cparts, cnames, d.outside, d.options(w.e)) {
 			if len(sharedOnly([]abstraction.Composed{c}, t.shared)) == 0 {
 				continue
 			}
@@ -610,12 +642,8 @@ func (d *decomposing) apply(w *worker, t task) outcome {
 			os.Stderr.WriteString(b.String())
 		}
 		for _, res := range so.results {
-			if len(names) == 1 || plan.decompose {
-				for _, c := range d.decompose(w.e, res, names) {
-					o.results = append(o.results, d.canonical(w.e, c))
-				}
-			} else {
-				o.results = append(o.results, d.canonical(w.e, res))
+			for _, c := range d.cut(w, t, names, plan.decompose, fr, alone, res) {
+				o.results = append(o.results, canonical(c))
 			}
 		}
 		if o.broken != "" {
