@@ -146,6 +146,11 @@ func NewContext(ctx context.Context, prog *model.Program, opts Options) (*Engine
 	if err != nil {
 		return nil, err
 	}
+	// Under the single-structure join a structure may keep a breach no
+	// change touched, as TVLA's do, and a composition of components is
+	// not coerced whole: there a sharpening re-checks every constraint
+	// reading its predicate (Coercer.Lenient).
+	coercer.Lenient = opts.Join == JoinIndependent || opts.Join == JoinDecompose
 	e.coerce = coercer
 	if os.Getenv("TVLA_TRACE_COERCE") != "" {
 		coercer.Trace = func(c, what string) { fmt.Fprintf(os.Stderr, "coerce: %s by %s\n", what, c) }

@@ -135,6 +135,7 @@ func (d *decomposing) composeCoercer(e *Engine, names []int) error {
 	if err != nil {
 		return err
 	}
+	c.Lenient = true
 	d.coercers[key] = c
 	return nil
 }
