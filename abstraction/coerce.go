@@ -83,14 +83,17 @@ type Coercer struct {
 	// byUp and byDown those whose body a sharpening of it to 1, to 0, can
 	// make 1 (with equality's, for sm, in both).
 	byPred, byUp, byDown [][]int
-	// Lenient says that the structures coerced may break constraints no
-	// change touches (TVLA's single-structure join, docs of CoerceDelta):
-	// a sharpening then re-checks every constraint reading its predicate,
-	// as it must when old breaches may be found. Otherwise a sharpening
-	// re-checks only the constraints whose body it can make 1: one that
-	// held still holds where its body stays as it was, and a definite
-	// head never changes.
-	Lenient bool
+	// Polar makes a sharpening wake only the constraints whose body it
+	// can make 1 (polarity.go) instead of every constraint reading the
+	// sharpened predicate. That is enough only when the structures given
+	// to Coerce satisfy every constraint not reading a changed predicate,
+	// and the engine's do not quite: Focus leaves an unsplit structure
+	// uncoerced and Blur may leave a rule applicable, and the wider
+	// wake-ups repair some of that (on the Snark deque with one thread,
+	// Polar stores 9,871 structures instead of 8,026). So it is off
+	// unless TVLA_POLAR_COERCE is set, for experiments; results then
+	// stay sound (Coerce only sharpens) but may be less precise.
+	Polar bool
 	// scratch[i] is constraint i's evaluation state, reused from one
 	// application to the next; it is why a Coercer serves one goroutine
 	// at a time (Fork gives another goroutine its own).
@@ -291,7 +294,7 @@ func (c *Coercer) coerce(s *tvl.Structure, changed []*tvl.Pred, only func(*const
 			c.activate(c.byPred[p.ID])
 		}
 	}
-	lenient := c.Lenient || d != nil
+	lenient := !c.Polar || d != nil
 	for {
 		clear(touched)
 		// The constraints active now, in their order; those a sharpening
@@ -592,6 +595,6 @@ func (c *Coercer) Holding(s *tvl.Structure) (*Coercer, bool) {
 		return c, false
 	}
 	h := newCoercer(c.voc, keep)
-	h.Lenient = c.Lenient
+	h.Polar = c.Polar
 	return h, true
 }

@@ -69,7 +69,7 @@ func literalConstraint(r *rand.Rand) predicates.Constraint {
 
 // Waking only the constraints whose body a sharpening can make 1 gives
 // what waking every constraint that reads the sharpened predicate gives
-// (Coercer.Lenient): the same verdict and, when consistent, the same
+// (Coercer.Polar off): the same verdict and, when consistent, the same
 // structure, on random constraints and three-valued structures, coerced
 // whole and then again after some values were made definite.
 func TestPolarActivationAgrees(t *testing.T) {
@@ -90,8 +90,8 @@ func TestPolarActivationAgrees(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		polar.Polar = true
 		lenient, _ := NewCoercer(voc, cons)
-		lenient.Lenient = true
 		s := testgen.Structure(r, voc, 1+r.IntN(5), false)
 		changed := []*tvl.Pred(nil)
 		for round := 0; round < 3; round++ {

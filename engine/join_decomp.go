@@ -135,7 +135,6 @@ func (d *decomposing) composeCoercer(e *Engine, names []int) error {
 	if err != nil {
 		return err
 	}
-	c.Lenient = true
 	d.coercers[key] = c
 	return nil
 }
