@@ -29,6 +29,8 @@ type compiledUpdate struct {
 	// where are the tuples the formula can change (frame.go); elsewhere
 	// it gives back the predicate's value.
 	where cover
+	// word is the update's word-parallel form, or nil (update_word.go).
+	word *wordUpdate
 }
 
 // Action is a model action compiled for the engine.
@@ -337,7 +339,11 @@ func (c *actionCompiler) addUpdate(p *predicates.Predicate, args []logic.Var, f 
 		return c.wrap("update of "+p.Name, err)
 	}
 	where := (&coverAnalysis{voc: c.voc.Tvl(), pred: p.Pred, args: args}).changes(f)
-	c.a.updates = append(c.a.updates, compiledUpdate{pred: p.Pred, eval: k, fromBinding: from, where: where})
+	var word *wordUpdate
+	if !wordParallelOff {
+		word = compileWordUpdate(c.voc.Tvl(), p.Pred, args, f, c.a.preVars, where)
+	}
+	c.a.updates = append(c.a.updates, compiledUpdate{pred: p.Pred, eval: k, fromBinding: from, where: where, word: word})
 	c.updated[p.Name] = true
 	c.a.changes = append(c.a.changes, p.Pred)
 	return nil

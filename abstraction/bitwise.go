@@ -3,6 +3,7 @@ package abstraction
 import (
 	"fmt"
 	"math/bits"
+	"slices"
 
 	"github.com/tvla-go/tvla/logic"
 	"github.com/tvla-go/tvla/tvl"
@@ -16,13 +17,15 @@ import (
 
 // wordFormula evaluates a formula over one free variable on word w of a
 // structure: one has the individuals where it is 1, nonZero those where
-// it is 1 or 1/2.
-type wordFormula func(s *tvl.Structure, w int) (one, nonZero uint64)
+// it is 1 or 1/2. b holds the individuals of the bound variables, the
+// same for every word (an update's precondition variables).
+type wordFormula func(s *tvl.Structure, w int, b []int) (one, nonZero uint64)
 
-// compileWordFormula returns the word-parallel form of f, whose only free
-// variable is v, or nil when f uses anything but unary and nullary atoms
-// of v, constants and connectives.
-func compileWordFormula(voc *tvl.Vocabulary, f logic.Formula, v logic.Var) wordFormula {
+// compileWordFormula returns the word-parallel form of f, whose free
+// variables are v and those of bound (each read from b at its index),
+// or nil when f uses anything but unary and nullary atoms, constants and
+// connectives.
+func compileWordFormula(voc *tvl.Vocabulary, f logic.Formula, v logic.Var, bound map[logic.Var]int) wordFormula {
 	switch g := f.(type) {
 	case *logic.Const:
 		var one, nz uint64
@@ -32,7 +35,7 @@ func compileWordFormula(voc *tvl.Vocabulary, f logic.Formula, v logic.Var) wordF
 		if g.Value != logic.False {
 			nz = ^uint64(0)
 		}
-		return func(*tvl.Structure, int) (uint64, uint64) { return one, nz }
+		return func(*tvl.Structure, int, []int) (uint64, uint64) { return one, nz }
 	case *logic.Atom:
 		p := voc.Lookup(g.Pred)
 		if p == nil || p.Arity != len(g.Args) {
@@ -41,7 +44,7 @@ func compileWordFormula(voc *tvl.Vocabulary, f logic.Formula, v logic.Var) wordF
 		switch {
 		case p.Arity == 0:
 			i := p.Index
-			return func(s *tvl.Structure, _ int) (uint64, uint64) {
+			return func(s *tvl.Structure, _ int, _ []int) (uint64, uint64) {
 				switch s.Nullary(i) {
 				case logic.True:
 					return ^uint64(0), ^uint64(0)
@@ -52,61 +55,76 @@ func compileWordFormula(voc *tvl.Vocabulary, f logic.Formula, v logic.Var) wordF
 			}
 		case p.Arity == 1 && g.Args[0] == v:
 			i := p.Index
-			return func(s *tvl.Structure, w int) (uint64, uint64) {
+			return func(s *tvl.Structure, w int, _ []int) (uint64, uint64) {
 				val, half := s.UnaryWords(i, w)
 				return val, val | half
+			}
+		case p.Arity == 1:
+			j, ok := bound[g.Args[0]]
+			if !ok {
+				return nil
+			}
+			i := p.Index
+			return func(s *tvl.Structure, _ int, b []int) (uint64, uint64) {
+				switch s.Unary(i, b[j]) {
+				case logic.True:
+					return ^uint64(0), ^uint64(0)
+				case logic.Unknown:
+					return 0, ^uint64(0)
+				}
+				return 0, 0
 			}
 		}
 		return nil
 	case *logic.Not:
-		sub := compileWordFormula(voc, g.Sub, v)
+		sub := compileWordFormula(voc, g.Sub, v, bound)
 		if sub == nil {
 			return nil
 		}
-		return func(s *tvl.Structure, w int) (uint64, uint64) {
-			one, nz := sub(s, w)
+		return func(s *tvl.Structure, w int, b []int) (uint64, uint64) {
+			one, nz := sub(s, w, b)
 			return ^nz, ^one
 		}
 	case *logic.Binary:
-		l, r := compileWordFormula(voc, g.Left, v), compileWordFormula(voc, g.Right, v)
+		l, r := compileWordFormula(voc, g.Left, v, bound), compileWordFormula(voc, g.Right, v, bound)
 		if l == nil || r == nil {
 			return nil
 		}
 		switch g.Op {
 		case logic.And:
-			return func(s *tvl.Structure, w int) (uint64, uint64) {
-				a1, anz := l(s, w)
-				b1, bnz := r(s, w)
+			return func(s *tvl.Structure, w int, b []int) (uint64, uint64) {
+				a1, anz := l(s, w, b)
+				b1, bnz := r(s, w, b)
 				return a1 & b1, anz & bnz
 			}
 		case logic.Or:
-			return func(s *tvl.Structure, w int) (uint64, uint64) {
-				a1, anz := l(s, w)
-				b1, bnz := r(s, w)
+			return func(s *tvl.Structure, w int, b []int) (uint64, uint64) {
+				a1, anz := l(s, w, b)
+				b1, bnz := r(s, w, b)
 				return a1 | b1, anz | bnz
 			}
 		case logic.Implies: // !a | b
-			return func(s *tvl.Structure, w int) (uint64, uint64) {
-				a1, anz := l(s, w)
-				b1, bnz := r(s, w)
+			return func(s *tvl.Structure, w int, b []int) (uint64, uint64) {
+				a1, anz := l(s, w, b)
+				b1, bnz := r(s, w, b)
 				return ^anz | b1, ^a1 | bnz
 			}
 		case logic.Iff: // (!a | b) & (!b | a)
-			return func(s *tvl.Structure, w int) (uint64, uint64) {
-				a1, anz := l(s, w)
-				b1, bnz := r(s, w)
+			return func(s *tvl.Structure, w int, b []int) (uint64, uint64) {
+				a1, anz := l(s, w, b)
+				b1, bnz := r(s, w, b)
 				return (^anz | b1) & (^bnz | a1), (^a1 | bnz) & (^b1 | anz)
 			}
 		}
 	case *logic.If:
-		c, t, e := compileWordFormula(voc, g.Cond, v), compileWordFormula(voc, g.Then, v), compileWordFormula(voc, g.Else, v)
+		c, t, e := compileWordFormula(voc, g.Cond, v, bound), compileWordFormula(voc, g.Then, v, bound), compileWordFormula(voc, g.Else, v, bound)
 		if c == nil || t == nil || e == nil {
 			return nil
 		}
-		return func(s *tvl.Structure, w int) (uint64, uint64) {
-			c1, cnz := c(s, w)
-			t1, tnz := t(s, w)
-			e1, enz := e(s, w)
+		return func(s *tvl.Structure, w int, b []int) (uint64, uint64) {
+			c1, cnz := c(s, w, b)
+			t1, tnz := t(s, w, b)
+			e1, enz := e(s, w, b)
 			zero, half := ^cnz, cnz&^c1
 			// Where the condition is 1/2 the value is the join of both
 			// branches: 1 only if both are 1, not 0 if either is not.
@@ -119,12 +137,61 @@ func compileWordFormula(voc *tvl.Vocabulary, f logic.Formula, v logic.Var) wordF
 // wordConstraint is a constraint over one variable whose body and head
 // have word-parallel forms; the head is a unary atom of that variable,
 // negated or not, or the constant 0.
+//
+// The body is kept in disjunctive normal form, its disjuncts as lists of
+// conjuncts (a soft invariant's rule is `inv(v) & at[L](v) & q(v) ==>
+// p(v)`, a definition's `isthread(v) & (!at[L](v) | p(v)) ==> inv(v)`,
+// two disjuncts), literals read straight from the tables. Only the
+// individuals where the head does not already have the value it must
+// have can need anything, so apply starts from those and ands in one
+// conjunct at a time, stopping as soon as none is left: with thousands
+// of soft invariants most constraints are settled after a word or two
+// of their tables, without evaluating their bodies.
 type wordConstraint struct {
-	body wordFormula
+	// disj are the body's disjuncts; the body is 1 where one of them has
+	// all its conjuncts 1.
+	disj [][]wordConjunct
 	// head is the head's unary predicate (nil for a 0 head); negated
 	// says the head is !p(v).
 	head    *tvl.Pred
 	negated bool
+	// required are the unary predicates p with a conjunct p(v) in every
+	// disjunct: the body is 1 nowhere unless each is 1 somewhere (a soft
+	// invariant's at[L], 1 for no thread unless one is known to be at L).
+	required []*tvl.Pred
+}
+
+// wordConjunct is one conjunct of a word constraint's body: a unary
+// literal p(v) or !p(v) (index, negated), a nullary atom (nullary), or
+// any other formula in word-parallel form (f).
+type wordConjunct struct {
+	f       wordFormula
+	index   int
+	negated bool
+	nullary bool
+}
+
+// ones returns the individuals of word w where the conjunct is 1.
+func (c *wordConjunct) ones(s *tvl.Structure, w int) uint64 {
+	switch {
+	case c.f != nil:
+		one, _ := c.f(s, w, nil)
+		return one
+	case c.nullary:
+		v := s.Nullary(c.index)
+		if c.negated {
+			v = v.Not()
+		}
+		if v == logic.True {
+			return ^uint64(0)
+		}
+		return 0
+	}
+	val, half := s.UnaryWords(c.index, w)
+	if c.negated {
+		return ^(val | half)
+	}
+	return val
 }
 
 // compileWordConstraint returns the word-parallel form of k, or nil.
@@ -133,9 +200,14 @@ func compileWordConstraint(voc *tvl.Vocabulary, k *constraint) *wordConstraint {
 		return nil
 	}
 	v := k.src.Vars[0]
-	wc := &wordConstraint{body: compileWordFormula(voc, k.src.Body, v)}
-	if wc.body == nil {
-		return nil
+	wc := &wordConstraint{disj: compileWordDisjuncts(voc, logic.NNF(k.src.Body), v)}
+	if wc.disj == nil {
+		// Not every disjunct compiles: the body whole, as one conjunct.
+		c, ok := compileWordConjunct(voc, k.src.Body, v)
+		if !ok {
+			return nil
+		}
+		wc.disj = [][]wordConjunct{{c}}
 	}
 	switch k.kind {
 	case headFalse:
@@ -147,7 +219,84 @@ func compileWordConstraint(voc *tvl.Vocabulary, k *constraint) *wordConstraint {
 	default:
 		return nil
 	}
+	wc.required = requiredPreds(voc, wc.disj)
 	return wc
+}
+
+// requiredPreds lists the unary predicates whose positive literal is a
+// conjunct of every disjunct (none when there is no disjunct).
+func requiredPreds(voc *tvl.Vocabulary, disj [][]wordConjunct) []*tvl.Pred {
+	if len(disj) == 0 {
+		return nil
+	}
+	var out []*tvl.Pred
+	for _, c := range disj[0] {
+		if c.f != nil || c.nullary || c.negated {
+			continue
+		}
+		inAll := true
+		for _, d := range disj[1:] {
+			inAll = inAll && slices.ContainsFunc(d, func(e wordConjunct) bool {
+				return e.f == nil && !e.nullary && !e.negated && e.index == c.index
+			})
+		}
+		if p := voc.OfArity(1)[c.index]; inAll && !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// maxWordDisjuncts bounds the disjunctive normal form of a word
+// constraint's body; a body with more disjuncts is one word formula.
+const maxWordDisjuncts = 16
+
+// compileWordDisjuncts returns the disjuncts of body (in negation normal
+// form) as lists of compiled conjuncts, dropping those with a conjunct
+// that is never 1 (a constant 0 or 1/2) and leaving out constant 1
+// conjuncts; nil when a conjunct does not compile.
+func compileWordDisjuncts(voc *tvl.Vocabulary, body logic.Formula, v logic.Var) [][]wordConjunct {
+	out := [][]wordConjunct{}
+disjuncts:
+	for _, d := range logic.Disjuncts(body, maxWordDisjuncts) {
+		var conj []wordConjunct
+		for _, c := range conjuncts(d, nil) {
+			if k, ok := c.(*logic.Const); ok {
+				if k.Value != logic.True {
+					continue disjuncts
+				}
+				continue
+			}
+			wj, ok := compileWordConjunct(voc, c, v)
+			if !ok {
+				return nil
+			}
+			conj = append(conj, wj)
+		}
+		out = append(out, conj)
+	}
+	return out
+}
+
+// compileWordConjunct compiles one conjunct of a body over v: a literal
+// as its table, anything else as a word formula.
+func compileWordConjunct(voc *tvl.Vocabulary, c logic.Formula, v logic.Var) (wordConjunct, bool) {
+	lit, neg := c, false
+	if n, ok := lit.(*logic.Not); ok {
+		lit, neg = n.Sub, true
+	}
+	if a, ok := lit.(*logic.Atom); ok {
+		if p := voc.Lookup(a.Pred); p != nil && p.Arity == len(a.Args) {
+			switch {
+			case p.Arity == 0:
+				return wordConjunct{index: p.Index, negated: neg, nullary: true}, true
+			case p.Arity == 1 && a.Args[0] == v:
+				return wordConjunct{index: p.Index, negated: neg}, true
+			}
+		}
+	}
+	f := compileWordFormula(voc, c, v, nil)
+	return wordConjunct{f: f}, f != nil
 }
 
 // apply enforces the constraint on every individual of s, 64 at a time:
@@ -155,15 +304,32 @@ func compileWordConstraint(voc *tvl.Vocabulary, k *constraint) *wordConstraint {
 // definite value discards the structure (false). A sharpening of p(u)
 // changes no other individual's body, so doing them all at once is what
 // the assignment-at-a-time loop would do.
-func (wc *wordConstraint) apply(c *Coercer, s *tvl.Structure, k *constraint, touched predSet, res *CoerceResult, d *Delta) bool {
+func (wc *wordConstraint) apply(c *Coercer, s *tvl.Structure, k *constraint, touched touchSet, res *CoerceResult, d *Delta) bool {
+	for _, p := range wc.required {
+		if !c.ones.has(s, int32(p.ID), int32(p.Index)) {
+			return true
+		}
+	}
 	n := s.Size()
 	for w := 0; w*64 < n; w++ {
-		one, _ := wc.body(s, w)
-		if d != nil {
-			one &= k.touchedMask(d, w)
-		}
+		// one: the individuals left that may need the head enforced,
+		// narrowed to where the body is 1.
+		one := ^uint64(0)
 		if rest := n - w*64; rest < 64 {
-			one &= 1<<uint(rest) - 1
+			one = 1<<uint(rest) - 1
+		}
+		var val, half uint64
+		if wc.head != nil {
+			val, half = s.UnaryWords(wc.head.Index, w)
+			if wc.negated {
+				one &= val | half
+			} else {
+				one &^= val
+			}
+		}
+		one = wc.body(s, w, one)
+		if d != nil && one != 0 {
+			one &= k.touchedMask(d, w)
 		}
 		if one == 0 {
 			continue
@@ -173,32 +339,111 @@ func (wc *wordConstraint) apply(c *Coercer, s *tvl.Structure, k *constraint, tou
 			res.Violated = k.src.String() + " (" + k.src.Origin + ")"
 			return false
 		}
-		val, half := s.UnaryWords(wc.head.Index, w)
-		wrong := one &^ (val | half) // head 0 where it must be 1
-		want := logic.True
-		if wc.negated {
-			wrong, want = one&val, logic.False
-		}
-		if wrong != 0 {
-			// The join sharpens the individuals before the first wrong
-			// one, then discards: count as it does.
-			first := wrong & -wrong
-			res.Breaches += bits.OnesCount64(one&half&(first-1)) + 1
-			res.Violated = k.src.String() + " (" + k.src.Origin + ")"
+		if !wc.enforce(c, s, k, w, one, val, half, touched, res, d) {
 			return false
-		}
-		for sharpen := one & half; sharpen != 0; sharpen &= sharpen - 1 {
-			u := w*64 + bits.TrailingZeros64(sharpen)
-			s.SetUnary(wc.head.Index, u, want)
-			touched[wc.head.ID] = true
-			if d != nil {
-				d.AddTuple(wc.head, []int{u})
-			}
-			res.Breaches++
-			if c.Trace != nil {
-				c.Trace(k.src.String()+" ("+k.src.Origin+")", fmt.Sprintf("%s%v := %v", wc.head.Name, []int{u}, want))
-			}
 		}
 	}
 	return true
+}
+
+// body returns the individuals of cand in word w where the body is 1.
+func (wc *wordConstraint) body(s *tvl.Structure, w int, cand uint64) uint64 {
+	var one uint64
+	for _, conj := range wc.disj {
+		m := cand &^ one
+		if m == 0 {
+			break
+		}
+		for i := 0; i < len(conj) && m != 0; i++ {
+			m &= conj[i].ones(s, w)
+		}
+		one |= m
+	}
+	return one
+}
+
+// enforce makes the head hold on the individuals one of word w, where
+// the body is 1 and the head is not yet what it must be (val, half: the
+// head's words before): sharpens a 1/2, or discards the structure.
+func (wc *wordConstraint) enforce(c *Coercer, s *tvl.Structure, k *constraint, w int, one, val, half uint64, touched touchSet, res *CoerceResult, d *Delta) bool {
+	wrong := one &^ (val | half) // head 0 where it must be 1
+	want := logic.True
+	if wc.negated {
+		wrong, want = one&val, logic.False
+	}
+	if wrong != 0 {
+		// The join sharpens the individuals before the first wrong
+		// one, then discards: count as it does.
+		first := wrong & -wrong
+		res.Breaches += bits.OnesCount64(one&half&(first-1)) + 1
+		res.Violated = k.src.String() + " (" + k.src.Origin + ")"
+		return false
+	}
+	for sharpen := one & half; sharpen != 0; sharpen &= sharpen - 1 {
+		u := w*64 + bits.TrailingZeros64(sharpen)
+		s.SetUnary(wc.head.Index, u, want)
+		c.ones.set(wc.head, want)
+		touched.mark(wc.head, want)
+		if d != nil {
+			d.AddTuple(wc.head, []int{u})
+		}
+		res.Breaches++
+		if c.Trace != nil {
+			c.Trace(k.src.String()+" ("+k.src.Origin+")", fmt.Sprintf("%s%v := %v", wc.head.Name, []int{u}, want))
+		}
+	}
+	return true
+}
+
+// conjuncts appends the top-level conjuncts of f to out.
+func conjuncts(f logic.Formula, out []logic.Formula) []logic.Formula {
+	if b, ok := f.(*logic.Binary); ok && b.Op == logic.And {
+		return conjuncts(b.Right, conjuncts(b.Left, out))
+	}
+	return append(out, f)
+}
+
+// onesSeen knows, for the structure one Coerce works on, which unary
+// predicates are 1 somewhere: a word constraint whose required
+// predicate is not needs no look. It is filled in the first time it is
+// asked about a predicate, and kept up to date by the sharpenings to 1;
+// reset starts it afresh for the next structure.
+type onesSeen struct {
+	known, one []uint64 // bits by predicate ID
+}
+
+func (o *onesSeen) reset(npreds int) {
+	if o.known == nil {
+		o.known = make([]uint64, (npreds+63)/64)
+		o.one = make([]uint64, (npreds+63)/64)
+	}
+	clear(o.known)
+}
+
+// has reports whether the unary predicate of ID id and table index index is 1 for some individual of s.
+func (o *onesSeen) has(s *tvl.Structure, id, index int32) bool {
+	w, b := id/64, uint64(1)<<uint(id%64)
+	if o.known[w]&b == 0 {
+		o.known[w] |= b
+		o.one[w] &^= b
+		n := s.Size()
+		for i := 0; i*64 < n; i++ {
+			val, _ := s.UnaryWords(int(index), i)
+			if rest := n - i*64; rest < 64 {
+				val &= 1<<uint(rest) - 1
+			}
+			if val != 0 {
+				o.one[w] |= b
+				break
+			}
+		}
+	}
+	return o.one[w]&b != 0
+}
+
+// set records that a value of p was made v.
+func (o *onesSeen) set(p *tvl.Pred, v logic.Kleene) {
+	if v == logic.True && o.known != nil {
+		o.one[p.ID/64] |= 1 << uint(p.ID%64)
+	}
 }

@@ -71,13 +71,14 @@ func TestWordConstraintsAgreeWithTheJoin(t *testing.T) {
 			n = 1 + r.IntN(150)
 		}
 		s := testgen.Structure(r, voc, n, false)
-		c := &Coercer{voc: voc, cons: []*constraint{k}, byPred: make([][]int, len(voc.Preds())), scratch: make([]*constraintScratch, 1)}
+		c := newCoercer(voc, []*constraint{k})
 		a, b := s.Clone(), s.Clone()
 		var ra, rb CoerceResult
-		okA := c.apply(a, 0, k, make(predSet, len(voc.Preds())), &ra, nil)
+		c.ones.reset(len(voc.Preds()))
+		okA := c.apply(a, 0, k, make(touchSet, len(voc.Preds())), &ra, nil)
 		word := k.word
 		k.word = nil
-		okB := c.apply(b, 0, k, make(predSet, len(voc.Preds())), &rb, nil)
+		okB := c.apply(b, 0, k, make(touchSet, len(voc.Preds())), &rb, nil)
 		k.word = word
 		if okA != okB || ra.Breaches != rb.Breaches {
 			t.Fatalf("%s on %d individuals: word-parallel %v with %d breaches, the join %v with %d", src, s.Size(), okA, ra.Breaches, okB, rb.Breaches)

@@ -2,6 +2,7 @@ package abstraction
 
 import (
 	"fmt"
+	"math/bits"
 
 	"github.com/tvla-go/tvla/logic"
 	"github.com/tvla-go/tvla/predicates"
@@ -51,6 +52,10 @@ type constraint struct {
 	gens []generator
 	// reads lists the predicates whose change can break the constraint.
 	reads []*tvl.Pred
+	// up and down list the predicates of the body a sharpening to 1
+	// (up) or to 0 (down) can make 1 where it was 1/2: those it reads
+	// positively, negatively (polarity.go).
+	up, down []*tvl.Pred
 	// usesEq: the constraint reads equality, so sm changes matter.
 	usesEq bool
 	// word is the word-parallel form, for constraints over one variable
@@ -74,16 +79,37 @@ type constraint struct {
 type Coercer struct {
 	voc  *tvl.Vocabulary
 	cons []*constraint
-	// byPred lists, per predicate ID, the constraints that read it.
-	byPred [][]int
+	// byPred lists, per predicate ID, the constraints that read it;
+	// byUp and byDown those whose body a sharpening of it to 1, to 0, can
+	// make 1 (with equality's, for sm, in both).
+	byPred, byUp, byDown [][]int
+	// Polar makes a sharpening wake only the constraints whose body it
+	// can make 1 (polarity.go) instead of every constraint reading the
+	// sharpened predicate. That is enough only when the structures given
+	// to Coerce satisfy every constraint not reading a changed predicate,
+	// and the engine's do not quite: Focus leaves an unsplit structure
+	// uncoerced and Blur may leave a rule applicable, and the wider
+	// wake-ups repair some of that (on the Snark deque with one thread,
+	// Polar stores 9,871 structures instead of 8,026). So it is off
+	// unless TVLA_POLAR_COERCE is set, for experiments; results then
+	// stay sound (Coerce only sharpens) but may be less precise.
+	Polar bool
 	// scratch[i] is constraint i's evaluation state, reused from one
 	// application to the next; it is why a Coercer serves one goroutine
 	// at a time (Fork gives another goroutine its own).
 	scratch []*constraintScratch
 	// active and touched are Coerce's sets of constraints to apply and
 	// of predicates sharpened, reused from call to call.
-	active  []bool
-	touched predSet
+	active  []uint64 // a bit per constraint
+	touched touchSet
+	ones    onesSeen
+	// guards[i] are up to two of constraint i's word form's required
+	// predicates (-1: none), kept apart from the constraints so that
+	// Coerce passes over the constraints they rule out without reading
+	// them.
+	guards [][2]int32
+	// unaryIndex is the table index of each unary predicate, by ID.
+	unaryIndex []int32
 	// closures are the transitive closures of the binary tables the
 	// structures coerced share, computed once for every constraint.
 	closures *tvl.ClosureCache
@@ -107,39 +133,86 @@ type constraintScratch struct {
 func (c *Coercer) Fork() *Coercer {
 	f := *c
 	f.scratch = make([]*constraintScratch, len(c.cons))
-	f.active, f.touched = nil, nil
+	f.active, f.touched, f.ones = nil, nil, onesSeen{}
 	f.closures = new(tvl.ClosureCache)
 	return &f
 }
 
 // NewCoercer compiles constraints over voc.
 func NewCoercer(voc *tvl.Vocabulary, cons []predicates.Constraint) (*Coercer, error) {
-	c := &Coercer{voc: voc, byPred: make([][]int, len(voc.Preds()))}
+	var ks []*constraint
 	for _, src := range cons {
 		k, err := compileConstraint(voc, src)
 		if err != nil {
 			return nil, fmt.Errorf("constraint %s (%s): %w", src, src.Origin, err)
 		}
-		idx := len(c.cons)
-		c.cons = append(c.cons, k)
+		ks = append(ks, k)
+	}
+	return newCoercer(voc, ks), nil
+}
+
+// newCoercer indexes compiled constraints by the predicates they read.
+func newCoercer(voc *tvl.Vocabulary, ks []*constraint) *Coercer {
+	n := len(voc.Preds())
+	c := &Coercer{voc: voc, cons: ks, byPred: make([][]int, n), byUp: make([][]int, n), byDown: make([][]int, n),
+		scratch: make([]*constraintScratch, len(ks)), closures: new(tvl.ClosureCache)}
+	c.guards = make([][2]int32, len(ks))
+	c.unaryIndex = make([]int32, n)
+	for _, p := range voc.OfArity(1) {
+		c.unaryIndex[p.ID] = int32(p.Index)
+	}
+	sm := voc.Summary().ID
+	for i, k := range ks {
+		c.guards[i] = [2]int32{-1, -1}
+		if k.word != nil {
+			for j, p := range k.word.required {
+				if j < 2 {
+					c.guards[i][j] = int32(p.ID)
+				}
+			}
+		}
 		for _, p := range k.reads {
-			c.byPred[p.ID] = append(c.byPred[p.ID], idx)
+			c.byPred[p.ID] = append(c.byPred[p.ID], i)
+		}
+		for _, p := range k.up {
+			c.byUp[p.ID] = append(c.byUp[p.ID], i)
+		}
+		for _, p := range k.down {
+			c.byDown[p.ID] = append(c.byDown[p.ID], i)
 		}
 		if k.usesEq {
-			sm := voc.Summary().ID
-			c.byPred[sm] = append(c.byPred[sm], idx)
+			c.byPred[sm] = append(c.byPred[sm], i)
+			c.byUp[sm] = append(c.byUp[sm], i)
+			c.byDown[sm] = append(c.byDown[sm], i)
 		}
 	}
-	c.scratch = make([]*constraintScratch, len(c.cons))
-	c.closures = new(tvl.ClosureCache)
-	return c, nil
+	return c
 }
 
 // Len is the number of constraints.
 func (c *Coercer) Len() int { return len(c.cons) }
 
-// predSet is a set of predicate IDs.
-type predSet []bool
+// touchSet records, per predicate ID, the sharpenings of one pass of
+// Coerce: touchUp when a value of it was made 1, touchDown when 0.
+type touchSet []uint8
+
+const (
+	touchUp uint8 = 1 << iota
+	touchDown
+)
+
+// mark records a sharpening of p to v (both ways for sm, whose change
+// makes an equality 1 or 0).
+func (t touchSet) mark(p *tvl.Pred, v logic.Kleene) {
+	switch v {
+	case logic.True:
+		t[p.ID] |= touchUp
+	case logic.False:
+		t[p.ID] |= touchDown
+	default:
+		t[p.ID] |= touchUp | touchDown
+	}
+}
 
 // CoerceResult reports what Coerce did.
 type CoerceResult struct {
@@ -204,60 +277,78 @@ func (c *Coercer) coerce(s *tvl.Structure, changed []*tvl.Pred, only func(*const
 		return CoerceResult{Consistent: true}
 	}
 	res := CoerceResult{Consistent: true}
+	words := (len(c.cons) + 63) / 64
 	if c.active == nil {
-		c.active = make([]bool, len(c.cons))
-		c.touched = make(predSet, len(c.byPred))
+		c.active = make([]uint64, words)
+		c.touched = make(touchSet, len(c.byPred))
 	}
 	active, touched := c.active, c.touched
 	clear(active)
+	c.ones.reset(len(c.byPred))
 	if changed == nil {
-		for i := range active {
-			active[i] = true
+		for i := range c.cons {
+			active[i/64] |= 1 << uint(i%64)
 		}
 	} else {
 		for _, p := range changed {
-			for _, i := range c.byPred[p.ID] {
-				active[i] = true
-			}
+			c.activate(c.byPred[p.ID])
 		}
 	}
-	sm := c.voc.Summary()
+	lenient := !c.Polar || d != nil
 	for {
 		clear(touched)
-		any := false
-		for i, k := range c.cons {
-			if !active[i] {
-				continue
+		// The constraints active now, in their order; those a sharpening
+		// activates wait for the next pass.
+		for w := range active {
+			for m := active[w]; m != 0; m &= m - 1 {
+				i := w*64 + bits.TrailingZeros64(m)
+				if g := c.guards[i]; g[0] >= 0 && (!c.ones.has(s, g[0], c.unaryIndex[g[0]]) || g[1] >= 0 && !c.ones.has(s, g[1], c.unaryIndex[g[1]])) {
+					continue
+				}
+				k := c.cons[i]
+				if only != nil && !only(k) {
+					continue
+				}
+				if !c.apply(s, i, k, touched, &res, d) {
+					res.Consistent = false
+					return res
+				}
 			}
-			active[i] = false
-			if only != nil && !only(k) {
-				continue
-			}
-			ok := c.apply(s, i, k, touched, &res, d)
-			if !ok {
-				res.Consistent = false
-				return res
-			}
+			active[w] = 0
 		}
+		any := false
 		for id, t := range touched {
-			if !t {
+			switch {
+			case t == 0:
 				continue
+			case lenient:
+				c.activate(c.byPred[id])
+			default:
+				if t&touchUp != 0 {
+					c.activate(c.byUp[id])
+				}
+				if t&touchDown != 0 {
+					c.activate(c.byDown[id])
+				}
 			}
 			any = true
-			for _, i := range c.byPred[id] {
-				active[i] = true
-			}
 		}
-		_ = sm
 		if !any {
 			return res
 		}
 	}
 }
 
+// activate marks the constraints of list for checking.
+func (c *Coercer) activate(list []int) {
+	for _, i := range list {
+		c.active[i/64] |= 1 << uint(i%64)
+	}
+}
+
 // apply enforces one constraint over every assignment; it returns false
 // when the structure must be discarded.
-func (c *Coercer) apply(s *tvl.Structure, idx int, k *constraint, touched predSet, res *CoerceResult, d *Delta) bool {
+func (c *Coercer) apply(s *tvl.Structure, idx int, k *constraint, touched touchSet, res *CoerceResult, d *Delta) bool {
 	if k.kind == headTrue {
 		return true
 	}
@@ -325,7 +416,7 @@ type constraintRun struct {
 	c       *Coercer
 	k       *constraint
 	s       *tvl.Structure
-	touched predSet
+	touched touchSet
 	res     *CoerceResult
 	d       *Delta
 	checks  [][]*tvl.Bound
@@ -440,7 +531,7 @@ func (r *constraintRun) enforce() {
 		switch cur := r.s.Get(k.pred, args...); {
 		case cur == want:
 		case cur == logic.Unknown:
-			r.sharpen(k.pred, args, func() { r.s.Set(k.pred, want, args...) },
+			r.sharpen(k.pred, want, args, func() { r.s.Set(k.pred, want, args...) },
 				func() string { return fmt.Sprintf("%s%v := %v", k.pred.Name, args, want) })
 		default:
 			r.ok = false
@@ -452,7 +543,7 @@ func (r *constraintRun) enforce() {
 			r.ok = false
 		case r.s.IsSummary(u):
 			sm := r.c.voc.Summary()
-			r.sharpen(sm, []int{u}, func() { r.s.SetSummary(u, false) },
+			r.sharpen(sm, logic.Unknown, []int{u}, func() { r.s.SetSummary(u, false) },
 				func() string { return fmt.Sprintf("u%d made non-summary", u) })
 		}
 	case headNeq:
@@ -469,9 +560,10 @@ func (r *constraintRun) enforce() {
 // sharpen applies one sharpening of p's tuple args (set), records it,
 // and starts the conjuncts' evaluation afresh, since the structure
 // changed under them.
-func (r *constraintRun) sharpen(p *tvl.Pred, args []int, set func(), what func() string) {
+func (r *constraintRun) sharpen(p *tvl.Pred, v logic.Kleene, args []int, set func(), what func() string) {
 	set()
-	r.touched[p.ID] = true
+	r.touched.mark(p, v)
+	r.c.ones.set(p, v)
 	if r.d != nil {
 		r.d.AddTuple(p, args)
 	}
@@ -491,25 +583,18 @@ func (r *constraintRun) sharpen(p *tvl.Pred, args []int, set func(), what func()
 // when it breaks none).
 func (c *Coercer) Holding(s *tvl.Structure) (*Coercer, bool) {
 	x := s.Clone()
+	c.ones.reset(len(c.byPred))
 	var keep []*constraint
 	var res CoerceResult
 	for i, k := range c.cons {
-		if c.apply(x, i, k, make(predSet, len(c.byPred)), &res, nil) {
+		if c.apply(x, i, k, make(touchSet, len(c.byPred)), &res, nil) {
 			keep = append(keep, k)
 		}
 	}
 	if len(keep) == len(c.cons) {
 		return c, false
 	}
-	h := &Coercer{voc: c.voc, cons: keep, byPred: make([][]int, len(c.byPred)), scratch: make([]*constraintScratch, len(keep)), closures: new(tvl.ClosureCache)}
-	sm := c.voc.Summary().ID
-	for i, k := range keep {
-		for _, p := range k.reads {
-			h.byPred[p.ID] = append(h.byPred[p.ID], i)
-		}
-		if k.usesEq {
-			h.byPred[sm] = append(h.byPred[sm], i)
-		}
-	}
+	h := newCoercer(c.voc, keep)
+	h.Polar = c.Polar
 	return h, true
 }

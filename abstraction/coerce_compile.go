@@ -204,6 +204,7 @@ func (k *constraint) compileReads(voc *tvl.Vocabulary) {
 	if logic.UsesEquality(read) {
 		k.usesEq = true
 	}
+	k.up, k.down = polarities(voc, read)
 	k.simple = true
 	logic.Walk(read, func(g logic.Formula) bool {
 		switch g.(type) {

@@ -135,6 +135,12 @@ func (a *Action) UpdateFrom(s *tvl.Structure, b Binding, bs Bindings) (*tvl.Stru
 	var changed []*tvl.Pred
 	var buf [8]int
 	for _, u := range a.updates {
+		if u.word != nil {
+			if u.word.apply(pre, post, u.pred, u.where, b) {
+				changed = append(changed, u.pred)
+			}
+			continue
+		}
 		// Bound only once a tuple is covered: most derived updates of a
 		// step cover none on most structures.
 		var bound *tvl.Bound

@@ -95,6 +95,10 @@ func New(prog *model.Program, opts Options) (*Engine, error) {
 	return NewContext(context.Background(), prog, opts)
 }
 
+// polarCoerce turns Coercer.Polar on (the TVLA_POLAR_COERCE environment
+// variable).
+var polarCoerce = os.Getenv("TVLA_POLAR_COERCE") != ""
+
 // ErrBuildStopped is what NewContext returns (wrapped with the context's
 // cause) when its context ends before the engine is built.
 var ErrBuildStopped = errors.New("the engine's construction was stopped")
@@ -146,6 +150,11 @@ func NewContext(ctx context.Context, prog *model.Program, opts Options) (*Engine
 	if err != nil {
 		return nil, err
 	}
+	// Waking constraints by polarity (Coercer.Polar) only for
+	// experiments: it loses sharpenings on some models. Never under the
+	// single-structure join, whose structures may keep a breach no change
+	// touched, nor under decomposition.
+	coercer.Polar = polarCoerce && opts.Join != JoinIndependent && opts.Join != JoinDecompose
 	e.coerce = coercer
 	if os.Getenv("TVLA_TRACE_COERCE") != "" {
 		coercer.Trace = func(c, what string) { fmt.Fprintf(os.Stderr, "coerce: %s by %s\n", what, c) }

@@ -1,0 +1,149 @@
+package abstraction
+
+import (
+	"math/bits"
+
+	"github.com/tvla-go/tvla/logic"
+	"github.com/tvla-go/tvla/tvl"
+)
+
+// Unary updates 64 individuals at a time. A thread model with soft
+// invariants has thousands of derived updates of unary predicates, `p'(v)
+// = p(v) ? !Δ⁻(v) : Δ⁺(v)` over unary predicates of v and of the
+// precondition's variables: such an update's cover (frame.go) and its
+// formula are evaluated as bit masks (bitwise.go), a word of individuals
+// at a time, instead of one tuple at a time through the compiled
+// formula. The tuples written are the same: the formula's value on the
+// covered individuals where it differs from the predicate's.
+
+// wordUpdate is the word-parallel form of a unary update.
+type wordUpdate struct {
+	f wordFormula
+}
+
+// compileWordUpdate returns the word-parallel form of the update of
+// unary p(v) by f (preVars: the precondition's variables, which f reads
+// from the binding), or nil when f or the cover does not have one.
+func compileWordUpdate(voc *tvl.Vocabulary, p *tvl.Pred, args []logic.Var, f logic.Formula, preVars []logic.Var, where cover) *wordUpdate {
+	if p.Arity != 1 || len(args) != 1 || !where.wordable() {
+		return nil
+	}
+	bound := map[logic.Var]int{}
+	for i, v := range preVars {
+		if v != args[0] {
+			bound[v] = i
+		}
+	}
+	wf := compileWordFormula(voc, f, args[0], bound)
+	if wf == nil {
+		return nil
+	}
+	return &wordUpdate{f: wf}
+}
+
+// wordable reports whether a unary update's cover can be computed a word
+// at a time: its atoms and filters are nullary or unary.
+func (cv cover) wordable() bool {
+	if cv.all {
+		return true
+	}
+	for _, a := range cv.atoms {
+		if a.pred.Arity > 1 {
+			return false
+		}
+	}
+	for _, a := range cv.filter {
+		if a.pred.Arity > 1 || len(a.pos) == 1 && a.pos[0] != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// nonZeroWord returns word w of the individuals where the unary p is not 0.
+func nonZeroWord(s *tvl.Structure, p *tvl.Pred, w int) uint64 {
+	val, half := s.UnaryWords(p.Index, w)
+	return val | half
+}
+
+// anyNonZero reports whether the unary p is not 0 for some individual.
+func anyNonZero(s *tvl.Structure, p *tvl.Pred) bool {
+	for w := 0; w*64 < s.Size(); w++ {
+		if nonZeroWord(s, p, w)&validMask(s, w) != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// validMask is word w's individuals of s.
+func validMask(s *tvl.Structure, w int) uint64 {
+	if rest := s.Size() - w*64; rest < 64 {
+		return 1<<uint(rest) - 1
+	}
+	return ^uint64(0)
+}
+
+// maskFor returns word w of the individuals the cover holds (of a unary
+// update: position 0 is the update's variable), as tuples does; all
+// takes every individual as marked, the filters still applying.
+func (cv cover) maskFor(s *tvl.Structure, w int, all bool) uint64 {
+	if cv.all {
+		return validMask(s, w)
+	}
+	m := ^uint64(0)
+	if !all {
+		m = 0
+		for _, a := range cv.atoms {
+			switch {
+			case a.pred.Arity == 0:
+				if s.Nullary(a.pred.Index) != logic.False {
+					m = ^uint64(0)
+				}
+			case a.pos[0] == 0:
+				m |= nonZeroWord(s, a.pred, w)
+			case anyNonZero(s, a.pred):
+				m = ^uint64(0)
+			}
+		}
+	}
+	for _, a := range cv.filter {
+		if a.pred.Arity == 0 {
+			if s.Nullary(a.pred.Index) == logic.False {
+				return 0
+			}
+			continue
+		}
+		m &= nonZeroWord(s, a.pred, w)
+	}
+	return m & validMask(s, w)
+}
+
+// apply writes into post the update of p on the individuals of pre the
+// cover holds where the formula's value differs from p's; it reports
+// whether it wrote any.
+func (wu *wordUpdate) apply(pre, post *tvl.Structure, p *tvl.Pred, where cover, b []int) bool {
+	differs := false
+	for w := 0; w*64 < pre.Size(); w++ {
+		m := where.maskFor(pre, w, false)
+		if m == 0 {
+			continue
+		}
+		one, nz := wu.f(pre, w, b)
+		val, half := pre.UnaryWords(p.Index, w)
+		newVal, newHalf := one&m|val&^m, (nz&^one)&m|half&^m
+		for diff := ((newVal ^ val) | (newHalf ^ half)) & m; diff != 0; diff &= diff - 1 {
+			bit := diff & -diff
+			v := logic.False
+			switch {
+			case newVal&bit != 0:
+				v = logic.True
+			case newHalf&bit != 0:
+				v = logic.Unknown
+			}
+			post.SetUnary(p.Index, w*64+bits.TrailingZeros64(bit), v)
+			differs = true
+		}
+	}
+	return differs
+}
