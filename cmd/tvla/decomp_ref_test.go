@@ -104,3 +104,50 @@ func TestModularQueueAsTheReference(t *testing.T) {
 		t.Errorf("%d stored, %d messages, per location %v; the reference: 144, 0, %v", s.StructuresStored, s.Messages, got, want)
 	}
 }
+
+// The reference's Michael-Scott queue model with its producer/consumer
+// client (-DKNUM(1): one producer, one consumer) under the decomposing
+// engine, with an input of ours in TVLA 3's syntax (the folder's own,
+// nbq-prodcons.tvs, declares its threads in 3VMC's %t syntax, which
+// neither tool reads): the reference's components at every location
+// (docs/decomposition-threads.md).
+func TestProducerConsumerQueueAsTheReference(t *testing.T) {
+	if _, err := os.Stat(refDecomposition); err != nil {
+		t.Skip("no reference examples at " + refDecomposition)
+	}
+	if testing.Short() {
+		t.Skip("a run of seconds")
+	}
+	const input = `%n = {uh, tc1, tp1}
+%p = {
+  ready = {tc1, tp1}
+  at[l_dispatch] = {tc1, tp1}
+  isthread = {tc1, tp1}
+  c1 = {tc1}
+  p1 = {tp1}
+  r_by[Tail] = {uh}
+  r_by[Tail_seq] = {uh}
+  r_by[Head] = {uh}
+  r_by[Head_seq] = {uh}
+  tc[n] = {uh->uh, tc1->tc1, tp1->tp1}
+  rest = {uh}
+  multithread = 1
+}
+`
+	in := filepath.Join(t.TempDir(), "prodcons.tvs")
+	if err := os.WriteFile(in, []byte(input), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := runSummary(t, 0, "run", filepath.Join(refDecomposition, "linearization_nbq", "nbq.tvp"), in,
+		"--decompose", "-DKNUM(1)", "--json", "-", "-q")
+	want := map[string]int{
+		"pre_schedule": 173, "l_ready": 98, "l_dispatch_p1": 84, "li_1_p1": 84, "li_2a_p1": 84, "li_3_p1": 84,
+		"li_4_p1": 84, "li_5_p1": 84, "li_7_p1": 84, "li_8_p1": 86, "li_2_p1": 84, "lis_1_p1": 42, "lis_2_p1": 42,
+		"lis_3_p1": 42, "li_exit_p1": 40, "l_dispatch_c1": 28, "ld_1_c1": 32, "ld_1a_c1": 28, "ld_2_c1": 28,
+		"ld_3_c1": 36, "ld_4_c1": 47, "ld_5_c1": 47, "ld_8_c1": 36, "lds_1a_c1": 42, "ld_6_c1": 35, "ld_ver_c1": 42,
+		"ld_7_c1": 20, "lds_1_c1": 35, "lds_2_c1": 35, "lds_3_c1": 35, "ld_exit_c1": 42,
+	}
+	if got := counts(s); !reflect.DeepEqual(got, want) || s.StructuresStored != 1763 || s.Messages != 0 {
+		t.Errorf("%d stored, %d messages, per location %v; the reference: 1763, 0, %v", s.StructuresStored, s.Messages, got, want)
+	}
+}
