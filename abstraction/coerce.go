@@ -34,6 +34,8 @@ type constraint struct {
 	kind headKind
 	pred *tvl.Pred
 	args []int // positions in loop order of the head's variables
+	// repeats: the positions of variables the head names twice (p(v, v)).
+	repeats []int
 	// loop is the order variables are bound in; checks[i] are the
 	// conjuncts whose variables are all bound at level i (checks[-1] is
 	// pre: conjuncts without variables).
@@ -531,6 +533,9 @@ func (r *constraintRun) enforce() {
 		switch cur := r.s.Get(k.pred, args...); {
 		case cur == want:
 		case cur == logic.Unknown:
+			if r.repeatsSummary() {
+				return
+			}
 			r.sharpen(k.pred, want, args, func() { r.s.Set(k.pred, want, args...) },
 				func() string { return fmt.Sprintf("%s%v := %v", k.pred.Name, args, want) })
 		default:
@@ -555,6 +560,21 @@ func (r *constraintRun) enforce() {
 		r.res.Breaches++
 		r.res.Violated = k.src.String() + " (" + k.src.Origin + ")"
 	}
+}
+
+// repeatsSummary: the head names one variable twice (p(v, v)) and the
+// assignment binds it to a summary individual. The tuple (u, u) then
+// also stands for p between two distinct members of u, about which the
+// body says nothing, so the 1/2 must stay (as in TVLA 3: a list segment
+// summarised with n(s, s) = 1/2 and self(v) = n(v, v) 0 on s keeps the
+// segment's links).
+func (r *constraintRun) repeatsSummary() bool {
+	for _, v := range r.k.repeats {
+		if r.s.IsSummary(r.asg[v]) {
+			return true
+		}
+	}
+	return false
 }
 
 // sharpen applies one sharpening of p's tuple args (set), records it,

@@ -148,8 +148,13 @@ func (k *constraint) compileHead(voc *tvl.Vocabulary) error {
 		if k.pred.Arity != len(h.Args) {
 			return fmt.Errorf("predicate %s has arity %d, head gives %d arguments", h.Pred, k.pred.Arity, len(h.Args))
 		}
-		for _, v := range h.Args {
+		for i, v := range h.Args {
 			k.args = append(k.args, slot(v))
+			for j := range i {
+				if k.args[j] == k.args[i] {
+					k.repeats = append(k.repeats, k.args[i])
+				}
+			}
 		}
 		k.kind = headAtom
 		if neg {
