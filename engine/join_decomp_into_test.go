@@ -1,11 +1,14 @@
 package engine
 
 import (
+	"context"
 	"strings"
 	"testing"
 
 	"github.com/tvla-go/tvla/internal/testload"
 	"github.com/tvla-go/tvla/logic"
+	"github.com/tvla-go/tvla/tvl"
+	"github.com/tvla-go/tvla/tvp"
 )
 
 // relyGuarantee is a program after set_pldi08/cas/nolin/g's two names:
@@ -94,5 +97,46 @@ func TestDecomposeInto(t *testing.T) {
 				t.Errorf("L1: %d components, %d of R, %d of G; the reference: %d of R, %d of G", l1.Len(), r, g, c.r, c.g)
 			}
 		})
+	}
+}
+
+// A node a component does not hold is not new: isNew reads 0 on the
+// outside individual a component alone opens (every other unary value
+// there reads 1/2). Read as 1/2, the update below drew r 1/2 to the
+// outside individual and raised the message on both components;
+// set_pldi08/cas/nolin/g's assignNew so wrote dle(Head, outside) = 1/2
+// where the reference keeps the stored 0. The reference: 2 components
+// at L1 and no message (with keepBinary, as cas/nolin/g sets it).
+func TestOutsideIndividualIsNotNew(t *testing.T) {
+	const text = `%p x(v) unique
+%p y(v) unique
+%p r(v1, v2)
+%dname x(v) X
+%dname y(v) Y
+%%
+%action act() {
+  %t "act"
+  %new
+  { r(v1, v2) = r(v1, v2) | x(v1) & isNew(v2) }
+  %message (E(v, w) r(v, w) & outside(w)) -> "edge to outside"
+}
+%%
+L0 act() L1
+`
+	p := testload.Text(t, text)
+	locs, err := tvp.ParseTVS(tvp.NewPlainSource("in.tvs", "%n = {a, b, c}\n%p = {\n  x = {a}\n  y = {c}\n}\n"), p.Vocabulary.Tvl())
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := New(p, Options{Join: JoinDecompose, Workers: 1, Differencing: true, BreakIfCoerceAfterUpdateFailed: true, DecomposeKeepBinary: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := e.Run(context.Background(), []*tvl.Structure{locs[0].Structures[0].Structure})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, m := res.Location("L1").Structures.Len(), res.Stats.Messages; n != 2 || m != 0 {
+		t.Errorf("L1: %d components, %d messages; the reference: 2, 0", n, m)
 	}
 }
