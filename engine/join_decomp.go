@@ -373,7 +373,7 @@ func (d *decomposing) explore(ctx context.Context, st *state, inputs []*tvl.Stru
 		st.maybeSpill(true)
 		pending := st.sets[loc].TakePending()
 		tasks := d.tasks(st, loc, pending)
-		if decompTrace {
+		if decompTrace || decompTraceIterations {
 			d.traceIteration(st, loc, pending, len(tasks))
 		}
 		if r, err := d.runIteration(ctx, st, tasks, work); r != nil || err != nil {
@@ -698,11 +698,16 @@ func (d *decomposing) options(e *Engine) abstraction.DecomposeOptions {
 	return abstraction.DecomposeOptions{KeepBinary: e.opts.DecomposeKeepBinary}
 }
 
-// decompTrace (TVLA_DECOMP_TRACE set to anything) prints to stderr, per
-// application, the parts composed, the compositions and the action's
-// results, as TVS: how the structures the reference prints were compared
-// with ours location by location (docs/decomposition.md).
-var decompTrace = os.Getenv("TVLA_DECOMP_TRACE") != ""
+// decompTrace (TVLA_DECOMP_TRACE set to anything but "iterations")
+// prints to stderr, per application, the parts composed, the
+// compositions and the action's results, as TVS: how the structures the
+// reference prints were compared with ours location by location
+// (docs/decomposition.md). TVLA_DECOMP_TRACE=iterations prints only a
+// line per iteration (decompTraceIterations).
+var (
+	decompTrace           = os.Getenv("TVLA_DECOMP_TRACE") != "" && os.Getenv("TVLA_DECOMP_TRACE") != "iterations"
+	decompTraceIterations = os.Getenv("TVLA_DECOMP_TRACE") == "iterations"
+)
 
 // traceIteration prints, under TVLA_DECOMP_TRACE, the iteration's
 // location, how many components it stores and has pending (distinct
