@@ -196,8 +196,10 @@ func (d *decomposing) plan(prog *model.Program, a *model.Action) (*composePlan, 
 		if err != nil {
 			return nil, fmt.Errorf("%%decompose: %w", err)
 		}
-		if len(names) == 0 {
-			return nil, fmt.Errorf("%%decompose %s designates no %%dname", logic.String(a.Decompose))
+		if len(names) != 1 {
+			// The reference: "Decomposition formula - Target name
+			// should be a singleton, but got []".
+			return nil, fmt.Errorf("%%decompose %s must designate one %%dname, its target, not %d", logic.String(a.Decompose), len(names))
 		}
 		p.into = names
 	}

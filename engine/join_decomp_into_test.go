@@ -140,3 +140,14 @@ L0 act() L1
 		t.Errorf("L1: %d components, %d messages; the reference: 2, 0", n, m)
 	}
 }
+
+// %decompose p(v) <-> ψ whose left side designates no name is refused
+// at the action, as the reference refuses it ("Target name should be a
+// singleton, but got []").
+func TestDecomposeIntoNoName(t *testing.T) {
+	text := strings.NewReplacer("COMPOSE", "r(v1) & g(v2)", "UPDATE", "g(v) = r(v)", "DECOMPOSE", "%decompose b(v) <-> r(v)").Replace(relyGuarantee)
+	_, err := New(testload.Text(t, text), Options{Join: JoinDecompose, Workers: 1, Differencing: true})
+	if err == nil || !strings.Contains(err.Error(), "must designate one %dname") {
+		t.Fatalf("error %v; want the %%decompose refused", err)
+	}
+}
