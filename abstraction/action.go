@@ -88,6 +88,10 @@ type ActionOptions struct {
 	// that an action does not update by hand (TVLA's default); without it
 	// they keep their values.
 	Differencing bool
+	// NoCloseCycleMessages leaves out the "Closed cycle for acyclic
+	// predicate" messages (closedCycleMessages), as TVLA 3 does with
+	// tvla.differencing.messageForCloseCycle = false.
+	NoCloseCycleMessages bool
 	// Restrict, when set, rewrites every formula before it is compiled
 	// (the precondition, messages, %new, %clone and %retain formulas,
 	// updates and the definitions new individuals get): a join whose
@@ -213,7 +217,11 @@ func (c *actionCompiler) messages() error {
 		return out, nil
 	}
 	var err error
-	if c.a.preMsgs, err = compile(append(c.a.src.PreMessages[:len(c.a.src.PreMessages):len(c.a.src.PreMessages)], closedCycleMessages(c.voc, c.a.src)...)); err != nil {
+	pre := c.a.src.PreMessages[:len(c.a.src.PreMessages):len(c.a.src.PreMessages)]
+	if !c.opts.NoCloseCycleMessages {
+		pre = append(pre, closedCycleMessages(c.voc, c.a.src)...)
+	}
+	if c.a.preMsgs, err = compile(pre); err != nil {
 		return err
 	}
 	c.a.postMsgs, err = compile(c.a.src.PostMessages)

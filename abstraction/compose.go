@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/tvla-go/tvla/logic"
+	"github.com/tvla-go/tvla/predicates"
 	"github.com/tvla-go/tvla/tvl"
 )
 
@@ -466,12 +467,17 @@ func (m *meet) build(extra bool) (*tvl.Structure, [][]int) {
 		}
 		s.Set(p, v)
 	}
+	// isNew is 0 on every stored component: no node a part does not
+	// hold is new either (read as 1/2 on an opened outside individual, it
+	// made set_pldi08/cas/nolin/g's assignNew write dle(Head, outside)
+	// = 1/2 where the reference keeps the stored 0).
+	isNew := voc.Lookup(predicates.IsNewName)
 	for a, ta := range tuples {
 		for _, p := range voc.OfArity(1) {
 			v := logic.Unknown
-			if p == m.outside {
+			if p == m.outside || p == isNew {
 				v = logic.False
-				if extra && a == len(tuples)-1 {
+				if p == m.outside && extra && a == len(tuples)-1 {
 					v = logic.True
 				}
 			} else {

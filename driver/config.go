@@ -55,6 +55,9 @@ type Config struct {
 	// by default; a .properties file may turn them off).
 	BreakIfCoerceFails bool
 	Differencing       bool
+	// NoCloseCycleMessages is tvla.differencing.messageForCloseCycle =
+	// false: no "Closed cycle for acyclic predicate" messages.
+	NoCloseCycleMessages bool
 	// DecomposeKeepBinary is tvla.decompose.outside.keepBinary with
 	// .merge, for graph decomposition (--join decomp): the outside
 	// individual of a component keeps the join of the binary values of

@@ -99,6 +99,7 @@ func (c *Config) engineOptions(progress Progress) engine.Options {
 		Join: c.Join, ActionOrder: c.ActionOrder, MaxStructures: c.MaxStructures, MaxMessages: c.MaxMessages,
 		BreakIfCoerceAfterUpdateFailed: c.BreakIfCoerceFails,
 		Differencing:                   c.Differencing,
+		NoCloseCycleMessages:           c.NoCloseCycleMessages,
 		Workers:                        c.Workers,
 		MaxDepth:                       c.Concrete.MaxDepth,
 		DecomposeKeepBinary:            c.DecomposeKeepBinary,

@@ -94,6 +94,9 @@ func (c *Config) applyProperties(p *tvp.Properties) {
 	if p.Differencing != nil {
 		c.Differencing = *p.Differencing
 	}
+	if p.CloseCycleMessages != nil {
+		c.NoCloseCycleMessages = !*p.CloseCycleMessages
+	}
 	// Macros and folders from a file come before the command line's, as
 	// TVLA loads its properties before it reads its options.
 	c.Defines = append(slices.Clip(p.Defines), c.Defines...)

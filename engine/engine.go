@@ -40,6 +40,10 @@ type Options struct {
 	// that actions do not update by hand (TVLA's default,
 	// tvla.differencing.difference); without it they keep their values.
 	Differencing bool
+	// NoCloseCycleMessages drops the "Closed cycle for acyclic
+	// predicate" messages (TVLA's tvla.differencing.messageForCloseCycle
+	// = false).
+	NoCloseCycleMessages bool
 	// Closure chooses which contrapositives of instrumentation
 	// definitions Coerce enforces: the full closure (the zero value) or
 	// TVLA 3's.
@@ -136,7 +140,7 @@ func NewContext(ctx context.Context, prog *model.Program, opts Options) (*Engine
 		return nil, err
 	}
 	e.constraints = predicates.ConstraintsWith(e.voc, opts.Closure)
-	e.actionOptions = abstraction.ActionOptions{Differencing: opts.Differencing, Stop: stopped}
+	e.actionOptions = abstraction.ActionOptions{Differencing: opts.Differencing, NoCloseCycleMessages: opts.NoCloseCycleMessages, Stop: stopped}
 	if err := stopped(); err != nil {
 		return nil, err
 	}

@@ -53,7 +53,17 @@ type composePlan struct {
 	// or more (a disjunct of fewer composes nothing).
 	disjuncts [][]int
 	involved  []bool
+	// alone are the names a disjunct designates with no other name but
+	// names it frames by 0 (away): their components run alone, and the
+	// names framed away are involved (their components do not run
+	// alone, nor compose).
+	alone     []bool
 	decompose bool
+	// into are the names the results are cut into (sorted indices):
+	// those %decompose p(v) <-> ψ designates by its left side, nil for a
+	// bare %decompose or none (the names composed, or the component's
+	// own name).
+	into []int
 	// msgNames are, per bracketed composition of a message (the
 	// formula), the names it designates (sorted): the message is
 	// checked on those composed only.
@@ -196,12 +206,32 @@ func (d *decomposing) coercerFor(w *worker, names []int) *abstraction.Coercer {
 
 // plan reads an action's %compose, %decompose and message brackets.
 func (d *decomposing) plan(prog *model.Program, a *model.Action) (*composePlan, error) {
-	p := &composePlan{involved: make([]bool, len(d.comps)), decompose: a.Decompose != nil, msgNames: map[logic.Formula][]int{}, frames: map[string]map[int]*frame{}}
+	p := &composePlan{involved: make([]bool, len(d.comps)), alone: make([]bool, len(d.comps)), decompose: a.Decompose != nil, msgNames: map[logic.Formula][]int{}, frames: map[string]map[int]*frame{}}
+	if c, ok := a.Decompose.(*logic.Const); a.Decompose != nil && !(ok && c.Value == logic.True) {
+		names, _, err := d.designated(prog, a.Decompose)
+		if err != nil {
+			return nil, fmt.Errorf("%%decompose: %w", err)
+		}
+		if len(names) != 1 {
+			// The reference: "Decomposition formula - Target name
+			// should be a singleton, but got []".
+			return nil, fmt.Errorf("%%decompose %s must designate one %%dname, its target, not %d", logic.String(a.Decompose), len(names))
+		}
+		p.into = names
+	}
 	if a.Compose != nil {
 		for _, dis := range disjuncts(a.Compose) {
-			names, err := d.designated(prog, dis)
+			names, away, err := d.designated(prog, dis)
 			if err != nil {
 				return nil, err
+			}
+			if len(names) == 1 && len(away) > 0 {
+				p.alone[names[0]] = true
+				names = append(names, away...)
+				for _, n := range names {
+					p.involved[n] = true
+				}
+				continue
 			}
 			if len(names) < 2 {
 				continue
@@ -224,7 +254,7 @@ func (d *decomposing) plan(prog *model.Program, a *model.Action) (*composePlan, 
 			if ms[i].Compose == nil {
 				continue
 			}
-			names, err := d.designated(prog, ms[i].Compose)
+			names, _, err := d.designated(prog, ms[i].Compose)
 			if err != nil {
 				return nil, err
 			}
@@ -257,8 +287,8 @@ func disjuncts(f logic.Formula) []logic.Formula {
 // with three threads instead of 4,000.)
 // A disjunction inside a conjunction is refused (the reference fails on
 // it with an internal error).
-func (d *decomposing) designated(prog *model.Program, f logic.Formula) ([]int, error) {
-	var atoms []string
+func (d *decomposing) designated(prog *model.Program, f logic.Formula) (names, away []int, err error) {
+	var atoms, awayAtoms []string
 	var walk func(f logic.Formula, pos bool) error
 	walk = func(f logic.Formula, pos bool) error {
 		switch g := f.(type) {
@@ -270,7 +300,17 @@ func (d *decomposing) designated(prog *model.Program, f logic.Formula) ([]int, e
 				}
 				return walk(g.Right, pos)
 			case logic.Iff:
-				// p(v1) <-> ψ: the frame ψ of p's component.
+				// p(v1) <-> ψ: the frame ψ of p's component. Framed by
+				// 0 (cas/nolin/g's RtoG: tid[R](v1) & (tid[G](v2) <->
+				// 0)), the component keeps nothing: the disjunct runs
+				// on the others' components as if p were not named
+				// (observed: one result per R component, as R's alone).
+				if c, ok := g.Right.(*logic.Const); ok && c.Value == logic.False {
+					if a, ok := g.Left.(*logic.Atom); ok && pos {
+						awayAtoms = append(awayAtoms, a.Pred)
+					}
+					return nil
+				}
 				return walk(g.Left, pos)
 			}
 		case *logic.Not:
@@ -286,8 +326,16 @@ func (d *decomposing) designated(prog *model.Program, f logic.Formula) ([]int, e
 		return fmt.Errorf("a %%compose disjunct must be a conjunction of atoms, negated atoms and equivalences, not %s", logic.String(f))
 	}
 	if err := walk(f, true); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
+	names, away = designatedBy(prog, atoms), designatedBy(prog, awayAtoms)
+	away = slices.DeleteFunc(away, func(n int) bool { return slices.Contains(names, n) })
+	return names, away, nil
+}
+
+// designatedBy are the names (sorted indices) whose %dname formula has
+// one of atoms in a positive position.
+func designatedBy(prog *model.Program, atoms []string) []int {
 	var names []int
 	for i, n := range prog.DecompNames {
 		pos := positivePreds(n.Formula)
@@ -298,7 +346,7 @@ func (d *decomposing) designated(prog *model.Program, f logic.Formula) ([]int, e
 		}
 	}
 	slices.Sort(names)
-	return names, nil
+	return names
 }
 
 // positivePreds are the predicates a formula uses outside a negation.
@@ -350,7 +398,7 @@ func (d *decomposing) explore(ctx context.Context, st *state, inputs []*tvl.Stru
 		st.maybeSpill(true)
 		pending := st.sets[loc].TakePending()
 		tasks := d.tasks(st, loc, pending)
-		if decompTrace {
+		if decompTrace || decompTraceIterations {
 			d.traceIteration(st, loc, pending, len(tasks))
 		}
 		if r, err := d.runIteration(ctx, st, tasks, work); r != nil || err != nil {
@@ -384,6 +432,12 @@ func (d *decomposing) decompose(e *Engine, s *tvl.Structure, names []abstraction
 	s = s.Clone()
 	for u := range s.Size() {
 		s.Set(d.outside, logic.False, u)
+	}
+	// %decompose p(v) <-> ψ may cut into a name that was not composed
+	// (RtoG: R's component alone into G): no marker of the structure
+	// the action ran on is kept.
+	for _, c := range d.comps {
+		s.Set(c.Marker, logic.False)
 	}
 	var out []*tvl.Structure
 	for _, c := range abstraction.Decompose(s, names, d.outside, d.options(e)) {
@@ -469,6 +523,11 @@ func (d *decomposing) tasks(st *state, loc string, pending []Pending) []task {
 // name with every combination of the disjunct's other names' entries.
 func (d *decomposing) appendTasks(tasks []task, st *state, base task, plan *composePlan, id int, byName [][]symEntry, seen map[string]bool, fz feasibility) []task {
 	n := d.markerOf(base.pending.Structure)
+	if n >= 0 && plan.alone[n] {
+		alone := base
+		alone.names = []int{n}
+		tasks = append(tasks, alone)
+	}
 	if n < 0 || !plan.involved[n] {
 		if n >= 0 {
 			base.names = []int{n}
@@ -641,7 +700,18 @@ func (d *decomposing) applyRaw(w *worker, t task, raw bool) outcome {
 			}
 			os.Stderr.WriteString(b.String())
 		}
+		into := names
+		if plan.into != nil {
+			into = d.named(plan.into)
+		}
 		for _, res := range so.results {
+			if plan.into != nil && (len(names) == 1 || plan.decompose) {
+				// %decompose φ: cut into its target name only.
+				for _, c := range d.decompose(w.e, res, into) {
+					o.results = append(o.results, canonical(c))
+				}
+				continue
+			}
 			for _, c := range d.cut(w, t, names, plan.decompose, fr, alone, res) {
 				o.results = append(o.results, canonical(c))
 			}
@@ -666,16 +736,30 @@ func (p *phaseStats) add(q phaseStats) {
 	p.BlurTime += q.BlurTime
 }
 
+// named are the components of names (indices of d.comps).
+func (d *decomposing) named(names []int) []abstraction.Component {
+	out := make([]abstraction.Component, len(names))
+	for i, n := range names {
+		out[i] = d.comps[n]
+	}
+	return out
+}
+
 // options are the engine's decomposition options.
 func (d *decomposing) options(e *Engine) abstraction.DecomposeOptions {
 	return abstraction.DecomposeOptions{KeepBinary: e.opts.DecomposeKeepBinary}
 }
 
-// decompTrace (TVLA_DECOMP_TRACE set to anything) prints to stderr, per
-// application, the parts composed, the compositions and the action's
-// results, as TVS: how the structures the reference prints were compared
-// with ours location by location (docs/decomposition.md).
-var decompTrace = os.Getenv("TVLA_DECOMP_TRACE") != ""
+// decompTrace (TVLA_DECOMP_TRACE set to anything but "iterations")
+// prints to stderr, per application, the parts composed, the
+// compositions and the action's results, as TVS: how the structures the
+// reference prints were compared with ours location by location
+// (docs/decomposition.md). TVLA_DECOMP_TRACE=iterations prints only a
+// line per iteration (decompTraceIterations).
+var (
+	decompTrace           = os.Getenv("TVLA_DECOMP_TRACE") != "" && os.Getenv("TVLA_DECOMP_TRACE") != "iterations"
+	decompTraceIterations = os.Getenv("TVLA_DECOMP_TRACE") == "iterations"
+)
 
 // traceIteration prints, under TVLA_DECOMP_TRACE, the iteration's
 // location, how many components it stores and has pending (distinct

@@ -77,6 +77,11 @@ func (d *decomposing) frames(prog *model.Program, dis logic.Formula) (map[int]*f
 		if !ok || len(a.Args) != 1 {
 			continue
 		}
+		if c, ok := b.Right.(*logic.Const); ok && c.Value == logic.False {
+			// Framed by 0: the name is left out of the disjunct
+			// (designated's away), not framed.
+			continue
+		}
 		v, f := a.Args[0], b.Right
 		for _, o := range conj {
 			if n, ok := o.(*logic.Not); ok {
@@ -85,7 +90,7 @@ func (d *decomposing) frames(prog *model.Program, dis logic.Formula) (map[int]*f
 				}
 			}
 		}
-		names, err := d.designated(prog, a)
+		names, _, err := d.designated(prog, a)
 		if err != nil {
 			return nil, err
 		}

@@ -30,6 +30,10 @@ type Properties struct {
 	// .merge: a decomposed component's outside individual keeps the
 	// join of the binary values it stands for when both are true.
 	KeepBinary, Merge *bool
+	// CloseCycleMessages is tvla.differencing.messageForCloseCycle:
+	// whether an update that may close a cycle of an acyclic predicate
+	// raises "Closed cycle for acyclic predicate p" (TVLA's default).
+	CloseCycleMessages *bool
 	// Defines are tvla.parser.externalMacros, names separated by white
 	// space, as -D NAME; SearchPath is tvla.parser.searchPath, folders
 	// separated by ';'.
@@ -142,13 +146,15 @@ func (p *Properties) honour(k, v string) error {
 			}
 			p.MaxMessages = &n
 		}
-	case "tvla.engine.breakIfCoerceAfterUpdateFailed", "tvla.differencing.difference":
+	case "tvla.engine.breakIfCoerceAfterUpdateFailed", "tvla.differencing.difference", "tvla.differencing.messageForCloseCycle":
 		b, err := strconv.ParseBool(v)
 		if err != nil {
 			return bad("true or false")
 		}
 		if k == "tvla.differencing.difference" {
 			p.Differencing = &b
+		} else if k == "tvla.differencing.messageForCloseCycle" {
+			p.CloseCycleMessages = &b
 		} else {
 			p.BreakIfCoerceFails = &b
 		}

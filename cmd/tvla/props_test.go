@@ -68,6 +68,11 @@ func TestPropertiesHonouredAsTheReference(t *testing.T) {
 		// reverse, 4 of the 36 messages).
 		{"closed cycle", "", []string{filepath.Join("testdata", "props", "cycle.tvp"), filepath.Join("testdata", "props", "cycle.tvs")}, 1,
 			map[string]int{"L1": 1, "L2": 1, "L3": 1, "L4": 1}, 1},
+		// tvla.differencing.messageForCloseCycle = false (not in
+		// tvla.properties; set_pldi08/cas/nolin/g sets it): no such
+		// message, the same structures (the reference: 4 and 0).
+		{"closed cycle off", "tvla.differencing.messageForCloseCycle = false\n", []string{filepath.Join("testdata", "props", "cycle.tvp"), filepath.Join("testdata", "props", "cycle.tvs")}, 0,
+			map[string]int{"L1": 1, "L2": 1, "L3": 1, "L4": 1}, 0},
 		{"closed cycle pub", "tvla.engine.actionOrder = pub\n", []string{sll("reverse.tvp")}, 1,
 			map[string]int{"L1": 3, "L2": 9, "L8": 7, "L3": 7, "L4": 7, "L5": 7, "L6": 7, "L7": 7, "L9": 7, "L10": 7, "exit": 7}, 36},
 		// tvla.engine.maxMessages = N stops once more than N messages
