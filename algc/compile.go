@@ -42,7 +42,7 @@ var reserved = map[string]bool{
 	"is_node": true, "is_data": true, "isthread": true, "tr_scheduled": true, "at": true,
 	"doneLP": true, "doneELP": true, "sawEmpty": true, "spec": true, "circ": true, "reach": true, "has": true,
 	"Head_S": true, "Tail_S": true, "gone_S": true, "matching": true, "commutes": true, "r_by": true, "has_S": true, "has_T": true, "pre_S": true, "first_S": true, "rcommutes": true, "rcommutes2": true,
-	"waiting": true, "shared": true, "succ": true, "opval": true, "same": true, "ordered": true, "past": true, "on": true, "unset": true, "pre": true,
+	"waiting": true, "shared": true, "succ": true, "opval": true, "same": true, "ordered": true, "past": true, "on": true, "unset": true, "pre": true, "lpif": true,
 	"tonull": true, "noval": true, "sm": true, "isNew": true, "E": true, "A": true, "TC": true,
 	"idle": true, "ready": true, "yield": true, "error": true, "init": true, "schedule": true, "unschedule": true,
 	"inac": true, "kill": true, "instance": true, "freed": true, "reuse_pick": true, "stale": true,

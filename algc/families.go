@@ -95,8 +95,10 @@ func (c *compiler) family(n *alg.PredName) (*instrument, string) {
 		return c.rcommutesFamily(n.Name, args)
 	case "opval":
 		return c.opvalFamily(name, args, nodeVar)
+	case "lpif":
+		return c.lpifFamily(name, args)
 	}
-	return nil, fmt.Sprintf("unknown instrumentation family %s (the generator knows succ[x,y], succ[x,y,f], opval[x], same[x,y], same[x,X], on[x,X], ordered[x,y], past[x,X], unset[x,f], pre[X], inv[f,g], self[f], private[x], rcommutes and rcommutes2; others can be written in a tvp block)", n.Name)
+	return nil, fmt.Sprintf("unknown instrumentation family %s (the generator knows succ[x,y], succ[x,y,f], opval[x], same[x,y], same[x,X], on[x,X], ordered[x,y], past[x,X], unset[x,f], pre[X], inv[f,g], self[f], private[x], rcommutes, rcommutes2 and lpif[op]; others can be written in a tvp block)", n.Name)
 }
 
 // opvalFamily is opval[x] or opval[x,d]: x's node holds the value of

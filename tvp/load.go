@@ -113,6 +113,7 @@ func LoadProgram(path string, cfg LoadConfig) (*model.Program, []string, error) 
 			return nil, src.Files(), err
 		}
 		prog.SoftInvariants = soft
+		prog.FocusSoftConditions()
 	}
 	return prog, src.Files(), nil
 }

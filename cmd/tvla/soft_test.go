@@ -226,3 +226,29 @@ func TestSoftInvariantsStack(t *testing.T) {
 		}
 	}
 }
+
+// A step from a location carries its conditional soft invariants to the
+// next location when the thread's predicates are 1/2 on it: the step
+// focuses on their conditions (model.FocusSoftConditions). carry.tvp
+// needs "p implies q" carried from c to d by a step that changes
+// neither; without the focus round 2 still fails at d (4 messages) and
+// round 3 has no pair left to add.
+func TestSoftFocusCarries(t *testing.T) {
+	carry := filepath.Join("testdata", "soft", "carry.tvp")
+	s := runSummary(t, exitVerified, "run", carry, "--collapse-threads", "--soft-invariants", "auto", "--json", "-", "-q")
+	si := s.SoftInvariants
+	if si == nil {
+		t.Fatal("no soft_invariants in the summary")
+	}
+	if len(si.Rounds) != 2 || si.Rounds[0].Verdict != "4 message(s)" || si.Rounds[1].Verdict != "verified" {
+		t.Errorf("rounds %+v", si.Rounds)
+	}
+	for _, want := range []string{"if[c,p,q]", "if[d,p,q]", "if[d,not[p],not[q]]"} {
+		if !slices.Contains(si.Held, want) {
+			t.Errorf("%s did not hold; held: %v", want, si.Held)
+		}
+	}
+	if s.StructuresStored != 11 {
+		t.Errorf("%d structures stored, want 11", s.StructuresStored)
+	}
+}
