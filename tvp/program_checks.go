@@ -33,6 +33,12 @@ func (pp *progParser) checkDeclarations() {
 	}
 	for _, p := range pp.voc.Declared() {
 		pp.voc.Rules = append(pp.voc.Rules, predicates.PropertyRules(p)...)
+		if p.Kind == predicates.Instrumentation && !p.Props.AntiSymmetric {
+			pp.voc.Rules = append(pp.voc.Rules, predicates.ClosureOfAcyclicRules(p, func(n string) bool {
+				q := pp.voc.Lookup(n)
+				return q != nil && q.Props.Acyclic
+			})...)
+		}
 		for _, q := range p.Props.UniquePerCC {
 			qp := pp.voc.Lookup(q)
 			switch {
