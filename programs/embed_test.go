@@ -48,6 +48,7 @@ var embedCases = []embedCase{
 	{program: "testdata/newinit.tvp", minConcrete: 3},
 	{program: "testdata/param.tvp", minConcrete: 4},
 	{program: "testdata/acyclic.tvp", minConcrete: 2},
+	{program: "testdata/selfloop.tvp", minConcrete: 62},
 	// free(x) leaves nonNull[x] at 1, as TVLA's differencing does: the
 	// abstract run drops the state after it, which the concrete run
 	// reaches (a model that needs its own update of nonNull[x]).
