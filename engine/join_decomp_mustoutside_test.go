@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/tvla-go/tvla/internal/testload"
@@ -77,5 +78,36 @@ func TestMustOutside(t *testing.T) {
 				t.Errorf("L0 %d, L1 %d, %d messages; the reference: 2, %d, %d", l0, l1, res.Stats.Messages, c.l1, c.msgs)
 			}
 		})
+	}
+}
+
+// On a framed composition too (twoPointerThreads' X, framed, its
+// unbracketed message raised on each composition and on the framed
+// name's run alone; c 1/2 on a1's node, keepBinary and merge): 5
+// messages with mustOutside, 8 without, as the reference; 2, 5 and 7
+// components at L0, L1 and L2 either way.
+func TestMustOutsideFramed(t *testing.T) {
+	text := strings.NewReplacer("COMPOSE", framedX, "MESSAGES", `%message (E(v) t1(v)) -> "show"`).Replace(twoPointerThreads)
+	p := testload.Text(t, text)
+	locs, err := tvp.ParseTVS(tvp.NewPlainSource("in.tvs", strings.Replace(twoPointerThreadsInput, "C", "c = {x:1/2, z:1}", 1)), p.Vocabulary.Tvl())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		must bool
+		msgs int
+	}{{true, 5}, {false, 8}} {
+		e, err := New(p, Options{Join: JoinDecompose, Workers: 1, Differencing: true, BreakIfCoerceAfterUpdateFailed: true, DecomposeKeepBinary: true, DecomposeMustOutside: c.must})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := e.Run(context.Background(), []*tvl.Structure{locs[0].Structures[0].Structure})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := []int{res.Location("L0").Structures.Len(), res.Location("L1").Structures.Len(), res.Location("L2").Structures.Len()}
+		if got[0] != 2 || got[1] != 5 || got[2] != 7 || res.Stats.Messages != c.msgs {
+			t.Errorf("mustOutside %v: L0, L1, L2 %v, %d messages; the reference: [2 5 7], %d", c.must, got, res.Stats.Messages, c.msgs)
+		}
 	}
 }
