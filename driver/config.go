@@ -65,6 +65,10 @@ type Config struct {
 	// properties as read so far.
 	DecomposeKeepBinary bool
 	keepBinary, merge   bool
+	// DecomposeMustOutside is tvla.decompose.mustOutside: a composition
+	// of two or more components is kept only with an individual outside
+	// all of them.
+	DecomposeMustOutside bool
 
 	Concrete ConcreteConfig
 	Soft     SoftConfig

@@ -103,6 +103,7 @@ func (c *Config) engineOptions(progress Progress) engine.Options {
 		Workers:                        c.Workers,
 		MaxDepth:                       c.Concrete.MaxDepth,
 		DecomposeKeepBinary:            c.DecomposeKeepBinary,
+		DecomposeMustOutside:           c.DecomposeMustOutside,
 	}
 	if IsConcrete(c.Join) && opts.MaxStructures == 0 {
 		opts.MaxStructures = DefaultConcreteStructures

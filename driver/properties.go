@@ -88,6 +88,9 @@ func (c *Config) applyProperties(p *tvp.Properties) {
 		c.merge = *p.Merge
 	}
 	c.DecomposeKeepBinary = c.keepBinary && c.merge
+	if p.MustOutside != nil {
+		c.DecomposeMustOutside = *p.MustOutside
+	}
 	if p.BreakIfCoerceFails != nil {
 		c.BreakIfCoerceFails = *p.BreakIfCoerceFails
 	}

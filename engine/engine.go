@@ -70,6 +70,11 @@ type Options struct {
 	// component's outside individual keeps the join of the binary values
 	// of the individuals it stands for.
 	DecomposeKeepBinary bool
+	// DecomposeMustOutside is TVLA's tvla.decompose.mustOutside for
+	// graph decomposition: an action runs only on the compositions of
+	// two or more components that have an individual outside all of
+	// them (join_decomp_mustoutside.go).
+	DecomposeMustOutside bool
 }
 
 // Engine runs a loaded program.

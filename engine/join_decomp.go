@@ -455,7 +455,7 @@ func (d *decomposing) applyRaw(w *worker, t task, raw bool) outcome {
 		}
 		fr, alone, framed = frs, al, frs != nil
 		for _, c := range abstraction.ComposeMatched(cparts, cnames, d.outside, d.options(w.e)) {
-			if len(sharedOnly([]abstraction.Composed{c}, t.shared)) == 0 {
+			if len(sharedOnly([]abstraction.Composed{c}, t.shared)) == 0 || d.withoutOutside(w.e, c) {
 				continue
 			}
 			comps = append(comps, c.Structure)

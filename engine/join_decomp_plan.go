@@ -40,6 +40,9 @@ type composePlan struct {
 
 // plan reads an action's %compose, %decompose and message brackets.
 func (d *decomposing) plan(prog *model.Program, a *model.Action) (*composePlan, error) {
+	if err := checkFrameClauses(a); err != nil {
+		return nil, err
+	}
 	p := &composePlan{involved: make([]bool, len(d.comps)), alone: make([]bool, len(d.comps)), decompose: a.Decompose != nil, msgNames: map[logic.Formula][]int{}, frames: map[string]map[int]*frame{}}
 	if c, ok := a.Decompose.(*logic.Const); a.Decompose != nil && !(ok && c.Value == logic.True) {
 		names, _, err := d.designated(prog, a.Decompose)

@@ -30,6 +30,10 @@ type Properties struct {
 	// .merge: a decomposed component's outside individual keeps the
 	// join of the binary values it stands for when both are true.
 	KeepBinary, Merge *bool
+	// MustOutside is tvla.decompose.mustOutside: a composition of two
+	// or more components is kept only with an individual outside all
+	// of them.
+	MustOutside *bool
 	// CloseCycleMessages is tvla.differencing.messageForCloseCycle:
 	// whether an update that may close a cycle of an acyclic predicate
 	// raises "Closed cycle for acyclic predicate p" (TVLA's default).
@@ -163,6 +167,12 @@ func (p *Properties) honour(k, v string) error {
 			return fmt.Errorf("%s = %q is not supported: only the classic engine (tvla) and the decomposing one (dtvla) are implemented, not tvmc, ddfs or pasta", k, v)
 		}
 		p.Engine = &v
+	case "tvla.decompose.mustOutside":
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return bad("true or false")
+		}
+		p.MustOutside = &b
 	case "tvla.decompose.outside.keepBinary", "tvla.decompose.outside.merge":
 		b, err := strconv.ParseBool(v)
 		if err != nil {

@@ -23,7 +23,8 @@ func TestReadProperties(t *testing.T) {
 		"tvla.engine.freezeStructuresWithMessages = FALSE\n" +
 		"tvla.parser.externalMacros = CYCLIC  DEBUG\n" +
 		"tvla.parser.searchPath = ;inc; lib\n" +
-		"tvla.focus.coerceDuringFocus = true\n"
+		"tvla.focus.coerceDuringFocus = true\n" +
+		"tvla.decompose.mustOutside = true\n"
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -46,6 +47,9 @@ func TestReadProperties(t *testing.T) {
 	}
 	if !reflect.DeepEqual(p.Unknown, []string{"tvla.focus.coerceDuringFocus"}) {
 		t.Errorf("unknown %q", p.Unknown)
+	}
+	if p.MustOutside == nil || !*p.MustOutside {
+		t.Errorf("mustOutside %v, want true", p.MustOutside)
 	}
 	if !reflect.DeepEqual(p.Defines, []string{"CYCLIC", "DEBUG"}) || !reflect.DeepEqual(p.SearchPath, []string{"inc", "lib"}) {
 		t.Errorf("defines %q, search path %q", p.Defines, p.SearchPath)
