@@ -19,6 +19,7 @@ var good = []string{
 	"../programs/stack/elimination.alg",
 	"../cmd/tvla/testdata/claim/claimstack.alg",
 	"../programs/deque/snark-doherty.alg",
+	"../programs/deque/snark-reuse.alg", // instrument nonabs
 }
 
 func TestGoodPrograms(t *testing.T) {

@@ -70,11 +70,14 @@ type VarDecl struct {
 }
 
 // InstrumentDecl adds instrumentation predicates of the generator's
-// families by name, or switches generated ones off.
+// families by name, switches generated ones off, or makes generated
+// ones non-abstraction predicates (nonabs: Blur no longer tells
+// individuals apart by them).
 type InstrumentDecl struct {
-	Pos   Pos
-	Off   bool // "off"; else "add"
-	Names []*PredName
+	Pos    Pos
+	Off    bool // "off"
+	NonAbs bool // "nonabs"; neither: "add"
+	Names  []*PredName
 }
 
 // PredName is a predicate name such as reach_I, has[next] or

@@ -239,11 +239,11 @@ func (p *parser) decl(prog *Program) {
 		prog.Locals = append(prog.Locals, p.varList()...)
 		p.expect(";")
 	case "instrument":
-		m := p.ident("`add` or `off`")
-		if m.text != "add" && m.text != "off" {
-			p.fail(m.pos, "instrument is followed by `add` or `off`, not %s", m.text)
+		m := p.ident("`add`, `off` or `nonabs`")
+		if m.text != "add" && m.text != "off" && m.text != "nonabs" {
+			p.fail(m.pos, "instrument is followed by `add`, `off` or `nonabs`, not %s", m.text)
 		}
-		d := &InstrumentDecl{Pos: t.pos, Off: m.text == "off"}
+		d := &InstrumentDecl{Pos: t.pos, Off: m.text == "off", NonAbs: m.text == "nonabs"}
 		for {
 			d.Names = append(d.Names, p.predName())
 			if !p.accept(",") {

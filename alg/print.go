@@ -44,6 +44,8 @@ func Print(p *Program) string {
 		mode := "add"
 		if d.Off {
 			mode = "off"
+		} else if d.NonAbs {
+			mode = "nonabs"
 		}
 		names := make([]string, len(d.Names))
 		for i, n := range d.Names {

@@ -103,3 +103,41 @@ func TestSelfFamily(t *testing.T) {
 		t.Errorf("the collapsed garbage lacks self[left]:\n%s", out.TVS)
 	}
 }
+
+// instrument nonabs makes generated predicates non-abstraction ones,
+// and only those: snark-reuse.alg names circ and two reach[X].
+func TestInstrumentNonAbs(t *testing.T) {
+	const path = "../programs/deque/snark-reuse.alg"
+	out := compileFile(t, path)
+	for _, want := range []string{"%i circ(v) = right+(v, v) nonabs\n",
+		"%i reach[LeftHat](v) = E(u) LeftHat(u) & right*(u, v) nonabs\n",
+		"%i reach[RightHat](v) = E(u) RightHat(u) & right*(u, v) nonabs\n",
+		"%i reach[Dummy](v) = E(u) Dummy(u) & right*(u, v)\n"} {
+		if !strings.Contains(out.TVP, want) {
+			t.Errorf("model lacks %q", want)
+		}
+	}
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const line = "instrument nonabs circ, reach[LeftHat], reach[RightHat];"
+	if !strings.Contains(string(src), line) {
+		t.Fatalf("%s lacks %q", path, line)
+	}
+	for bad, msg := range map[string]string{
+		"reach[Head]":     "instrument nonabs reach[Head]: no such generated predicate",
+		"private[nd]":     "instrument nonabs private[nd]: no such generated predicate",
+		"same[rh,lh]":     "instrument nonabs same[rh,lh]: a thread predicate, whose abstraction THREAD_PRED decides",
+		"inv[left,right]": "",
+	} {
+		text := strings.Replace(string(src), line, "instrument nonabs "+bad+";", 1)
+		_, err := Compile(path, []byte(text))
+		switch {
+		case msg == "" && err != nil:
+			t.Errorf("%s: %v", bad, err)
+		case msg != "" && (err == nil || !strings.Contains(err.Error(), msg)):
+			t.Errorf("%s: error %v, want %q", bad, err, msg)
+		}
+	}
+}

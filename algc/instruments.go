@@ -219,12 +219,13 @@ func (c *compiler) collapsedInstruments(in *instruments) {
 	}
 }
 
-// requested adds the families named by `instrument add` and removes
-// those named by `instrument off`.
+// requested adds the families named by `instrument add`, removes
+// those named by `instrument off` and makes those named by `instrument
+// nonabs` non-abstraction predicates.
 func (c *compiler) requested(in *instruments) {
 	for _, d := range c.s.prog.Instrument {
 		for _, n := range d.Names {
-			if d.Off {
+			if d.Off || d.NonAbs {
 				continue
 			}
 			i, err := c.family(n)
@@ -249,6 +250,36 @@ func (c *compiler) requested(in *instruments) {
 			in.remove(name)
 		}
 	}
+	for _, d := range c.s.prog.Instrument {
+		if !d.NonAbs {
+			continue
+		}
+		for _, n := range d.Names {
+			if err := in.nonAbs(n.String()); err != "" {
+				c.e.add(n.Pos, "instrument nonabs %s: %s", n.String(), err)
+			}
+		}
+	}
+}
+
+// nonAbs marks the generated predicate name nonabs: an attribute at the
+// end of its %i declaration. Sound whatever the predicate: Blur merges
+// more individuals, each value the join of theirs.
+func (in *instruments) nonAbs(name string) string {
+	i := in.byName[name]
+	switch {
+	case i == nil:
+		return "no such generated predicate (generated: " + strings.Join(in.names(), ", ") + ")"
+	case i.decl == "":
+		return "a family of rules only, without a predicate"
+	case !strings.HasPrefix(i.decl, "%i ") || !strings.Contains(i.decl, "(v) = "):
+		return "not a unary instrumentation predicate"
+	case strings.HasSuffix(i.decl, " THREAD_PRED"):
+		return "a thread predicate, whose abstraction THREAD_PRED decides"
+	case !strings.HasSuffix(i.decl, " nonabs"):
+		i.decl += " nonabs"
+	}
+	return ""
 }
 
 func (in *instruments) names() []string {

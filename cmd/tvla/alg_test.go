@@ -99,6 +99,8 @@ func TestAlgorithmErrorsArePositioned(t *testing.T) {
 		{"instrument add succ[n,ss]", "instrument add succ[n,nosuch]", "bad.alg:20:16: succ[n,nosuch]: nosuch is not a thread-local node variable"},
 		// Switching off a predicate the generator does not make.
 		{"instrument add succ[n,ss]", "instrument off nosuch;\ninstrument add succ[n,ss]", "bad.alg:20:16: instrument off nosuch: no such generated predicate"},
+		// Making a predicate the generator does not make nonabs.
+		{"instrument add succ[n,ss]", "instrument nonabs nosuch;\ninstrument add succ[n,ss]", "bad.alg:20:19: instrument nonabs nosuch: no such generated predicate"},
 		// Hand-written TVP with an error, found when the model loads.
 		{"shared Head: Node;", "shared Head: Node;\ntvp `%p broken(`;", "bad.alg:17:1: in the generated model ("},
 		// A name the generated model uses.
