@@ -45,6 +45,7 @@ func (d *decomposing) runIteration(ctx context.Context, st *state, tasks []task,
 			continue
 		}
 		first := i + 1 - len(edge)
+		d.meetShared(st, tasks[first:i+1], edge)
 		for j, o := range edge {
 			st.foldResults(tasks[first+j], o, work)
 			st.maybeSpill(false)
