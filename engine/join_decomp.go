@@ -45,6 +45,9 @@ type decomposing struct {
 	// constraints Coerce enforces on their compositions when some are
 	// left out (composeCoercer); no entry: all of them.
 	coercers map[string]*abstraction.Coercer
+	// shareCtx is, per edge of the current iteration, what shareTasks
+	// needs to make more of its compositions (join_decomp_meet.go).
+	shareCtx map[*model.Edge]*shareCtx
 }
 
 func (d *decomposing) prepare(e *Engine) error {
@@ -289,6 +292,7 @@ func (d *decomposing) markerOf(s *tvl.Structure) int {
 func (d *decomposing) tasks(st *state, loc string, pending []Pending) []task {
 	set := st.sets[loc]
 	byName := d.entries(st, loc)
+	d.shareCtx = map[*model.Edge]*shareCtx{}
 	k := d.orbitSize()
 	var tasks []task
 	revealed := map[*tvl.Structure]*tvl.Structure{}
@@ -299,6 +303,7 @@ func (d *decomposing) tasks(st *state, loc string, pending []Pending) []task {
 		seen := map[string]bool{}
 		done := map[int]bool{}
 		fz := newFeasibility(revealed, members)
+		d.shareCtx[ed] = &shareCtx{byName: byName, seen: seen, fz: fz}
 		var now []Pending
 		for _, pd := range pending {
 			if pd.Slot >= 0 {
@@ -346,7 +351,7 @@ func (d *decomposing) appendTasks(tasks []task, st *state, base task, plan *comp
 		if at < 0 {
 			continue
 		}
-		tasks = d.comboTasks(tasks, st, base, plan, di, at, symEntry{base.pending.Structure, id}, byName, seen, fz, true)
+		tasks = d.comboTasks(tasks, st, base, plan, di, at, symEntry{base.pending.Structure, id}, byName, seen, fz)
 	}
 	return tasks
 }

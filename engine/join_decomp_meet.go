@@ -23,7 +23,7 @@ import (
 // which neither disjunct made. set_pldi08/dcas/dcas's updateNext
 // (t1 & t2 | t1 & member) so drops a t1 component that the compositions
 // with t2 give and those with member do not (docs/decomposition.md).
-// comboTasks makes sure that every disjunct's compositions with such a
+// shareTasks makes sure that every disjunct's compositions with such a
 // component are among the edge's applications.
 //
 // tasks are an edge's tasks and outs their outcomes, in order. The
@@ -161,14 +161,8 @@ func distinct(ss []*tvl.Structure) []*tvl.Structure {
 // comboTasks appends the compositions of disjunct di of base's action
 // with fixed, an entry of the disjunct's name at position at, and every
 // combination of stored entries of its other names (each combination
-// once per iteration: seen), as far as they are feasible. With share,
-// each composition made also brings the compositions of the other
-// disjuncts that designate one of its names with the same component of
-// that name: meetShared meets their results of the name with this one's
-// (the reference keeps no component of set_pldi08/dcas/dcas's updateNext
-// that the compositions of t1 with t2 alone give, when the ones of the
-// same t1 component with member, made in an earlier iteration, do not).
-func (d *decomposing) comboTasks(tasks []task, st *state, base task, plan *composePlan, di, at int, fixed symEntry, byName [][]symEntry, seen map[string]bool, fz feasibility, share bool) []task {
+// once per iteration: seen), as far as they are feasible.
+func (d *decomposing) comboTasks(tasks []task, st *state, base task, plan *composePlan, di, at int, fixed symEntry, byName [][]symEntry, seen map[string]bool, fz feasibility) []task {
 	names := plan.disjuncts[di]
 	combo := make([]symEntry, len(names))
 	var key []byte
@@ -202,16 +196,6 @@ func (d *decomposing) comboTasks(tasks []task, st *state, base task, plan *compo
 				return
 			}
 			tasks = append(tasks, t)
-			if !share {
-				return
-			}
-			for j, m := range names {
-				for dj, other := range plan.disjuncts {
-					if pos := slices.Index(other, m); dj != di && pos >= 0 {
-						tasks = d.comboTasks(tasks, st, base, plan, dj, pos, combo[j], byName, seen, fz, false)
-					}
-				}
-			}
 			return
 		}
 		if k == at {
@@ -226,4 +210,64 @@ func (d *decomposing) comboTasks(tasks []task, st *state, base task, plan *compo
 	}
 	rec(0)
 	return tasks
+}
+
+// shareCtx is what an iteration's edge composes with: the stored entries
+// by name, the combinations made, the feasibility checks.
+type shareCtx struct {
+	byName [][]symEntry
+	seen   map[string]bool
+	fz     feasibility
+}
+
+// shareTasks are the compositions an edge's applications (tasks, with
+// their outcomes outs) lack for meetShared: for each composition that
+// gave a result of a name another disjunct designates too, that
+// disjunct's compositions with the same component of the name, with
+// every combination of stored entries of its other names, those the
+// iteration has not made (the reference keeps no component of
+// set_pldi08/dcas/dcas's updateNext that the compositions of a t1
+// component with t2 give, when those with member, made in an earlier
+// iteration, do not give it). A composition that gave no result of the
+// name needs none: the other disjuncts' results of it, made before,
+// are stored already.
+func (d *decomposing) shareTasks(st *state, tasks []task, outs []outcome) []task {
+	var extra []task
+	for i, t := range tasks {
+		if t.parts == nil || t.disjunct < 0 {
+			continue
+		}
+		sc := d.shareCtx[t.edge]
+		plan := d.plans[t.act.Source()]
+		if sc == nil || !sharesName(plan) {
+			continue
+		}
+		for j, m := range t.names {
+			if !slices.Contains(outs[i].names, m) {
+				continue
+			}
+			for dj, other := range plan.disjuncts {
+				if pos := slices.Index(other, m); dj != t.disjunct && pos >= 0 {
+					extra = d.comboTasks(extra, st, t, plan, dj, pos, symEntry{t.parts[j], t.ids[j]}, sc.byName, sc.seen, sc.fz)
+				}
+			}
+		}
+	}
+	return extra
+}
+
+// sharesName reports whether two of plan's disjuncts designate one name.
+func sharesName(plan *composePlan) bool {
+	seen := map[int]bool{}
+	for _, names := range plan.disjuncts {
+		for _, n := range names {
+			if seen[n] {
+				return true
+			}
+		}
+		for _, n := range names {
+			seen[n] = true
+		}
+	}
+	return false
 }
