@@ -45,6 +45,9 @@ type decomposing struct {
 	// constraints Coerce enforces on their compositions when some are
 	// left out (composeCoercer); no entry: all of them.
 	coercers map[string]*abstraction.Coercer
+	// shareCtx is, per edge of the current iteration, what shareTasks
+	// needs to make more of its compositions (join_decomp_meet.go).
+	shareCtx map[*model.Edge]*shareCtx
 }
 
 func (d *decomposing) prepare(e *Engine) error {
@@ -289,6 +292,7 @@ func (d *decomposing) markerOf(s *tvl.Structure) int {
 func (d *decomposing) tasks(st *state, loc string, pending []Pending) []task {
 	set := st.sets[loc]
 	byName := d.entries(st, loc)
+	d.shareCtx = map[*model.Edge]*shareCtx{}
 	k := d.orbitSize()
 	var tasks []task
 	revealed := map[*tvl.Structure]*tvl.Structure{}
@@ -299,6 +303,7 @@ func (d *decomposing) tasks(st *state, loc string, pending []Pending) []task {
 		seen := map[string]bool{}
 		done := map[int]bool{}
 		fz := newFeasibility(revealed, members)
+		d.shareCtx[ed] = &shareCtx{byName: byName, seen: seen, fz: fz}
 		var now []Pending
 		for _, pd := range pending {
 			if pd.Slot >= 0 {
@@ -329,6 +334,7 @@ func (d *decomposing) tasks(st *state, loc string, pending []Pending) []task {
 // name with every combination of the disjunct's other names' entries.
 func (d *decomposing) appendTasks(tasks []task, st *state, base task, plan *composePlan, id int, byName [][]symEntry, seen map[string]bool, fz feasibility) []task {
 	n := d.markerOf(base.pending.Structure)
+	base.disjunct, base.ids = -1, []int{id}
 	if n >= 0 && plan.alone[n] {
 		alone := base
 		alone.names = []int{n}
@@ -345,50 +351,7 @@ func (d *decomposing) appendTasks(tasks []task, st *state, base task, plan *comp
 		if at < 0 {
 			continue
 		}
-		combo := make([]symEntry, len(names))
-		var key []byte
-		var rec func(k int)
-		rec = func(k int) {
-			if k == len(names) {
-				key = strconv.AppendInt(key[:0], int64(di), 10)
-				key = append(key, ':')
-				for _, c := range combo {
-					key = strconv.AppendInt(key, int64(c.id), 10)
-					key = append(key, ' ')
-				}
-				if seen[string(key)] {
-					return
-				}
-				seen[string(key)] = true
-				t := base
-				t.names = names
-				t.parts = make([]*tvl.Structure, len(names))
-				for j, c := range combo {
-					t.parts[j] = c.s
-				}
-				for j, part := range t.parts {
-					if !fz.feasible(d, st, plan, di, names[j], part, byName) {
-						return
-					}
-				}
-				var ok bool
-				if t.shared, ok = fz.sharedFilters(d, st, plan, di, t.parts, byName); !ok {
-					return
-				}
-				tasks = append(tasks, t)
-				return
-			}
-			if k == at {
-				combo[k] = symEntry{base.pending.Structure, id}
-				rec(k + 1)
-				return
-			}
-			for _, c := range byName[names[k]] {
-				combo[k] = c
-				rec(k + 1)
-			}
-		}
-		rec(0)
+		tasks = d.comboTasks(tasks, st, base, plan, di, at, symEntry{base.pending.Structure, id}, byName, seen, fz)
 	}
 	return tasks
 }
@@ -493,6 +456,7 @@ func (d *decomposing) applyRaw(w *worker, t task, raw bool) outcome {
 		}
 		for _, res := range so.results {
 			for _, c := range d.cutResult(w, t, plan, names, fr, alone, res) {
+				o.names = append(o.names, d.markerOf(c))
 				o.results = append(o.results, canonical(c))
 			}
 		}

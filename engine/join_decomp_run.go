@@ -45,8 +45,16 @@ func (d *decomposing) runIteration(ctx context.Context, st *state, tasks []task,
 			continue
 		}
 		first := i + 1 - len(edge)
+		all := tasks[first : i+1 : i+1]
+		extra, outs, r, err := d.runShared(ctx, st, all, edge)
+		if r != nil || err != nil {
+			b.cancel()
+			return r, err
+		}
+		all, edge = append(all, extra...), append(edge, outs...)
+		d.meetShared(st, all, edge)
 		for j, o := range edge {
-			st.foldResults(tasks[first+j], o, work)
+			st.foldResults(all[j], o, work)
 			st.maybeSpill(false)
 		}
 		edge = edge[:0]
@@ -76,4 +84,36 @@ func (d *decomposing) byName(pending []Pending) []Pending {
 	}
 	slices.SortStableFunc(out, func(a, b Pending) int { return key(a) - key(b) })
 	return out
+}
+
+// runShared applies the compositions shareTasks adds to an edge's
+// applications (tasks, with their outcomes outs), as runIteration
+// applies the others: a breach stops the run (r), messages are folded.
+func (d *decomposing) runShared(ctx context.Context, st *state, tasks []task, outs []outcome) ([]task, []outcome, *Result, error) {
+	extra := d.shareTasks(st, tasks, outs)
+	if len(extra) == 0 {
+		return nil, nil, nil, nil
+	}
+	b := st.startBatch(extra)
+	got := make([]outcome, 0, len(extra))
+	for i, t := range extra {
+		o := b.wait(i)
+		if ctx.Err() != nil {
+			b.cancel()
+			return nil, nil, st.result(StopReason(ctx), true), nil
+		}
+		if o.err != nil {
+			b.cancel()
+			return nil, nil, nil, o.err
+		}
+		st.foldMessages(t, o)
+		if o.broken != "" {
+			b.cancel()
+			r := st.result(o.broken, true)
+			r.StoppedOnMessage, r.StoppedOnBreach = true, true
+			return nil, nil, r, nil
+		}
+		got = append(got, o)
+	}
+	return extra, got, nil, nil
 }

@@ -46,6 +46,12 @@ type task struct {
 	// shared restricts a decomposing run's compositions by the other
 	// disjuncts that share names with the task's (join_decomp_feasible.go).
 	shared []sharedFilter
+	// disjunct is the index of the %compose disjunct a decomposing run's
+	// composition is made by, -1 for a component alone; ids are its
+	// parts' entries (slot and image, symEntry.id), the pending one's
+	// alone.
+	disjunct int
+	ids      []int
 }
 
 // raised is a message an application raised, before the engine records
@@ -76,6 +82,11 @@ type outcome struct {
 	// stats holds this application's breaches and phase times.
 	stats phaseStats
 	err   error
+	// names are, under the decomposing join, the name (an index of its
+	// %dnames) each result was cut into, before it is renamed to its
+	// orbit's representative; -1 for a composed structure
+	// (join_decomp_meet.go).
+	names []int
 }
 
 // phaseStats are what an application adds to the run's Stats: its
