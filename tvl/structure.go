@@ -56,9 +56,9 @@ type Structure struct {
 	// the inline one): the first write of a block copies the array too.
 	// A shared array holds no token of either structure.
 	sharedU bool
-	binary     []*table
-	kary       [][]*karyTable // by arity, for arities of three and more
-	tok        owner          // 0 once frozen
+	binary  []*table
+	kary    [][]*karyTable // by arity, for arities of three and more
+	tok     owner          // 0 once frozen
 	// sharedB marks the array of binary table pointers as shared with a
 	// clone: the first write of a table copies the array too.
 	sharedB bool
