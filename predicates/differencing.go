@@ -43,6 +43,11 @@ type Differencer struct {
 	memo     map[logic.Formula][2]logic.Formula
 	fresh    int
 	defs     []defKey
+	// byCanon is the first definition of each canonical text, and shapes
+	// the shapes of the definitions: substitute prints only the
+	// subformulas whose shape some definition has.
+	byCanon map[string]int
+	shapes  map[uint64]bool
 	// whole is the definition being differenced when it is a closure
 	// itself (p(v1, v2) = q*(v1, v2)), nil otherwise.
 	whole logic.Formula
@@ -85,6 +90,14 @@ func NewDifferencer(voc *Vocabulary, explicit []Update) *Differencer {
 		if ok && len(free) == len(p.Params) {
 			d.defs = append(d.defs, defKey{canon: canon, pred: p, positions: pos})
 		}
+	}
+	d.byCanon, d.shapes = map[string]int{}, map[uint64]bool{}
+	memo := map[logic.Formula]uint64{}
+	for i, k := range d.defs {
+		if _, ok := d.byCanon[k.canon]; !ok {
+			d.byCanon[k.canon] = i
+		}
+		d.shapes[shape(k.pred.Def, memo)] = true
 	}
 	return d
 }
@@ -375,41 +388,98 @@ func (d *Differencer) closureDelta(g logic.Formula, from, to logic.Var, body log
 
 // substitute replaces every subformula that is the definition of an
 // instrumentation predicate (up to the names of variables) by that
-// predicate, whose stored value is at least as precise.
+// predicate, whose stored value is at least as precise; the first
+// definition in declaration order when several print alike.
 func (d *Differencer) substitute(f logic.Formula) logic.Formula {
 	if len(d.defs) == 0 {
 		return f
 	}
+	return d.substituteShaped(f, map[logic.Formula]uint64{})
+}
+
+// substituteShaped is substitute, with the shapes of the subformulas
+// seen so far in memo. Printing a subformula costs its size, and a
+// model with thousands of soft invariants has thousands of definitions:
+// a subformula is printed only when some definition has its shape, and
+// its text is looked up, not compared with each definition's.
+func (d *Differencer) substituteShaped(f logic.Formula, memo map[logic.Formula]uint64) logic.Formula {
 	switch f.(type) {
 	case *logic.Atom, *logic.Const, *logic.Equal:
 		return f
 	}
-	canon, free := canonical(f)
-	for _, k := range d.defs {
-		if k.canon != canon {
-			continue
+	if d.shapes[shape(f, memo)] {
+		canon, free := canonical(f)
+		if i, ok := d.byCanon[canon]; ok {
+			k := d.defs[i]
+			args := make([]logic.Var, len(k.positions))
+			for i, pos := range k.positions {
+				args[i] = free[pos]
+			}
+			return logic.NewAtom(k.pred.Name, args...)
 		}
-		args := make([]logic.Var, len(k.positions))
-		for i, pos := range k.positions {
-			args[i] = free[pos]
-		}
-		return logic.NewAtom(k.pred.Name, args...)
 	}
 	switch g := f.(type) {
 	case *logic.Not:
-		return &logic.Not{Sub: d.substitute(g.Sub)}
+		return &logic.Not{Sub: d.substituteShaped(g.Sub, memo)}
 	case *logic.Binary:
-		return &logic.Binary{Op: g.Op, Left: d.substitute(g.Left), Right: d.substitute(g.Right)}
+		return &logic.Binary{Op: g.Op, Left: d.substituteShaped(g.Left, memo), Right: d.substituteShaped(g.Right, memo)}
 	case *logic.If:
-		return &logic.If{Cond: d.substitute(g.Cond), Then: d.substitute(g.Then), Else: d.substitute(g.Else)}
+		return &logic.If{Cond: d.substituteShaped(g.Cond, memo), Then: d.substituteShaped(g.Then, memo), Else: d.substituteShaped(g.Else, memo)}
 	case *logic.Quant:
-		return &logic.Quant{Kind: g.Kind, Vars: g.Vars, Body: d.substitute(g.Body)}
+		return &logic.Quant{Kind: g.Kind, Vars: g.Vars, Body: d.substituteShaped(g.Body, memo)}
 	case *logic.TC:
 		t := *g
-		t.Body = d.substitute(g.Body)
+		t.Body = d.substituteShaped(g.Body, memo)
 		return &t
 	}
 	return f
+}
+
+// shape hashes f's tree with its variables left out (their number
+// kept), memoized by node. canonical's text determines that tree, so
+// formulas it prints alike have the same shape.
+func shape(f logic.Formula, memo map[logic.Formula]uint64) uint64 {
+	if h, ok := memo[f]; ok {
+		return h
+	}
+	mix := func(h, x uint64) uint64 {
+		h ^= x + 0x9e3779b97f4a7c15 + h<<6 + h>>2
+		h *= 0xff51afd7ed558ccd
+		return h ^ h>>33
+	}
+	name := func(s string) uint64 {
+		h := uint64(14695981039346656037)
+		for i := 0; i < len(s); i++ {
+			h = (h ^ uint64(s[i])) * 1099511628211
+		}
+		return h
+	}
+	var h uint64
+	switch g := f.(type) {
+	case *logic.Const:
+		h = mix(1, uint64(g.Value))
+	case *logic.Atom:
+		h = mix(mix(2, name(g.Pred)), uint64(len(g.Args)))
+	case *logic.Equal:
+		h = 3
+	case *logic.Closure:
+		h = mix(4, name(g.Pred))
+		if g.Reflexive {
+			h = mix(h, 1)
+		}
+	case *logic.Not:
+		h = mix(5, shape(g.Sub, memo))
+	case *logic.Binary:
+		h = mix(mix(mix(6, uint64(g.Op)), shape(g.Left, memo)), shape(g.Right, memo))
+	case *logic.If:
+		h = mix(mix(mix(7, shape(g.Cond, memo)), shape(g.Then, memo)), shape(g.Else, memo))
+	case *logic.Quant:
+		h = mix(mix(mix(8, uint64(g.Kind)), uint64(len(g.Vars))), shape(g.Body, memo))
+	case *logic.TC:
+		h = mix(9, shape(g.Body, memo))
+	}
+	memo[f] = h
+	return h
 }
 
 // canonical prints f with its free variables renamed, in order of first

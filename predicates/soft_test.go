@@ -37,7 +37,7 @@ const softModel = `
 L1 go() L2
 `
 
-func loadSoft(t *testing.T, text string, cfg *predicates.SoftConfig) (*model.Program, error) {
+func loadSoft(t testing.TB, text string, cfg *predicates.SoftConfig) (*model.Program, error) {
 	t.Helper()
 	read := func(path string) ([]byte, error) {
 		if path == "m.tvp" {

@@ -106,3 +106,32 @@ func BenchmarkKaryGet(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkCloneWriteUnary is what a Focus split or an update does to a
+// structure of a model with thousands of unary predicates (the tagged
+// queue with its soft invariants has about 3,400): clone a frozen
+// structure of 10 individuals and write a few unary values, two of them
+// in the same block.
+func BenchmarkCloneWriteUnary(b *testing.B) {
+	for _, nu := range []int{40, 3400} {
+		voc := tvl.NewVocabulary()
+		for i := range nu {
+			voc.MustAdd(fmt.Sprint("u", i), 1)
+		}
+		s := tvl.NewSized(voc, 10)
+		preds := voc.OfArity(1)
+		for i, p := range preds {
+			s.Set(p, logic.Kleene(i%3), i%10)
+		}
+		s.Freeze()
+		b.Run(fmt.Sprintf("unary=%d", nu), func(b *testing.B) {
+			for b.Loop() {
+				c := s.Clone()
+				c.Set(preds[1], logic.True, 3)
+				c.Set(preds[2], logic.False, 3)
+				c.Set(preds[nu/2], logic.Unknown, 4)
+				c.Set(preds[nu-1], logic.True, 5)
+			}
+		})
+	}
+}

@@ -20,8 +20,16 @@ func (s *Structure) resize(n int) {
 	s.binaryTables()
 	if stride != s.stride {
 		// Each predicate's two planes are rows of the unary words.
-		s.unary = regrow(s.unary, 2*s.unaryCount(), s.stride, stride)
-		s.unaryOwner = s.tok
+		blocks := s.unaryInline[:]
+		if len(s.unary) != 1 {
+			blocks = make([]unaryBlock, len(s.unary))
+		}
+		nu := s.unaryCount()
+		for b, blk := range s.unary {
+			rows := 2 * min(unaryBlockPreds, nu-b*unaryBlockPreds)
+			blocks[b] = unaryBlock{words: regrow(blk.words, rows, s.stride, stride), owner: s.tok}
+		}
+		s.unary, s.sharedU = blocks, false
 		for i, t := range s.binary {
 			rows := min(n, s.n)
 			nt := &table{val: make([]uint64, n*stride), half: make([]uint64, n*stride), owner: s.tok}

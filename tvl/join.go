@@ -51,22 +51,30 @@ func JoinPointwise(a, b *Structure) (*Structure, bool) {
 			}
 		}
 	}
-	// The unary words: each predicate's val row, then its half row.
-	if st := a.stride; st > 0 && !sameWords(a.unary, b.unary) {
-		for v := 0; v < len(a.unary); v += 2 * st {
-			for j := 0; j < st; j++ {
-				av, ah := a.unary[v+j], a.unary[v+st+j]
-				g := ^ah & ((av ^ b.unary[v+j]) | (ah ^ b.unary[v+st+j]))
-				if j == st-1 {
-					g &= last
+	// The unary words, block by block: each predicate's val row, then
+	// its half row.
+	if st := a.stride; st > 0 {
+		for bi := range a.unary {
+			ab, bb := a.unary[bi].words, b.unary[bi].words
+			if sameWords(ab, bb) {
+				continue
+			}
+			for v := 0; v < len(ab); v += 2 * st {
+				for j := 0; j < st; j++ {
+					av, ah := ab[v+j], ab[v+st+j]
+					g := ^ah & ((av ^ bb[v+j]) | (ah ^ bb[v+st+j]))
+					if j == st-1 {
+						g &= last
+					}
+					if g == 0 {
+						continue
+					}
+					o := grow()
+					o.writableUnary(bi << unaryBlockShift)
+					ob := o.unary[bi].words
+					ob[v+j] &^= g
+					ob[v+st+j] |= g
 				}
-				if g == 0 {
-					continue
-				}
-				o := grow()
-				o.writableUnary()
-				o.unary[v+j] &^= g
-				o.unary[v+st+j] |= g
 			}
 		}
 	}

@@ -116,10 +116,13 @@ func (s *Structure) appendUnary(buf []byte) []byte {
 	last := lastMask(s.n)
 	nb := bytesFor(s.n)
 	if st == 1 {
-		return appendUnaryWords(buf, at, s.unary[:2*nu:2*nu], last, nb)
+		for b, blk := range s.unary {
+			buf = appendUnaryWords(buf, at, b<<unaryBlockShift, blk.words, last, nb)
+		}
+		return buf
 	}
 	for i := range nu {
-		words := s.unary[2*i*st : 2*(i+1)*st]
+		words := s.unaryRow(i)
 		if st == 0 || !anyBits(words[:st], last) && !anyBits(words[st:], last) {
 			continue
 		}
@@ -131,10 +134,11 @@ func (s *Structure) appendUnary(buf []byte) []byte {
 }
 
 // appendUnaryWords is appendUnary for a universe of at most 64, a word
-// per plane: u holds each predicate's val word and half word in turn,
-// and the modes start at buf[at]. A predicate not 0 on one individual
+// per plane, for one block of predicates: u holds each predicate's val
+// word and half word in turn, from predicate first on, and the modes
+// start at buf[at]. A predicate not 0 on one individual
 // only (a thread's location, a pointer variable) takes a byte.
-func appendUnaryWords(buf []byte, at int, u []uint64, last uint64, nb int) []byte {
+func appendUnaryWords(buf []byte, at, first int, u []uint64, last uint64, nb int) []byte {
 	// Room for every plane and a word's spill, so that the loop only
 	// reslices.
 	buf = slices.Grow(buf, len(u)*nb+8)
@@ -146,7 +150,7 @@ func appendUnaryWords(buf []byte, at int, u []uint64, last uint64, nb int) []byt
 		if x == 0 {
 			continue
 		}
-		i := j >> 1
+		i := first + j>>1
 		if x&(x-1) == 0 {
 			out[at+i>>2] |= unaryOne << (2 * (uint(i) & 3))
 			b := byte(bits.TrailingZeros64(x)) << 1
@@ -383,35 +387,35 @@ func unaryLen(modes string, nb int) int {
 func (s *Structure) unpackUnary(modes, values string) {
 	nb, st := bytesFor(s.n), s.stride
 	if st == 1 {
-		u := s.unary[:2*s.unaryCount()]
 		for k := 0; k < len(modes); k++ {
 			for m := modes[k]; m != 0; {
 				at := bits.TrailingZeros8(m) &^ 1
 				i, mode := k<<2|at>>1, m>>uint(at)&3
 				m &^= 3 << uint(at)
+				u, j := s.unary[i>>unaryBlockShift].words, i&(unaryBlockPreds-1)
 				if mode == unaryOne {
 					b := values[0]
 					values = values[1:]
-					u[2*i+int(b&1)] = 1 << (b >> 1)
+					u[2*j+int(b&1)] = 1 << (b >> 1)
 					continue
 				}
-				u[2*i], u[2*i+1] = readWord(values, nb), readWord(values[nb:], nb)
+				u[2*j], u[2*j+1] = readWord(values, nb), readWord(values[nb:], nb)
 				values = values[2*nb:]
 			}
 		}
 		return
 	}
 	for i := range s.unaryCount() {
-		o := 2 * i * st
+		row := s.unaryRow(i)
 		switch modes[i>>2] >> (2 * (uint(i) & 3)) & 3 {
 		case unaryPlanes:
-			readPlane(s.unary[o:o+st], values[:nb])
-			readPlane(s.unary[o+st:o+2*st], values[nb:2*nb])
+			readPlane(row[:st], values[:nb])
+			readPlane(row[st:], values[nb:2*nb])
 			values = values[2*nb:]
 		case unaryOne:
 			b := int(values[0])
 			values = values[1:]
-			putBit(s.unary[o+(b&1)*st:o+(b&1+1)*st], b>>1, true)
+			putBit(row[(b&1)*st:(b&1+1)*st], b>>1, true)
 		}
 	}
 }

@@ -11,7 +11,7 @@ func TestPackIgnoresBitsPastTheUniverse(t *testing.T) {
 	clean.Set(x, 2, 1)
 	clean.Set(n, 1, 0, 2)
 	dirty := clean.Clone()
-	dirty.writableUnary()
+	dirty.writableUnary(x.Index)
 	dirty.unaryVal(x.Index)[0] |= 1 << 40
 	dirty.unaryHalf(x.Index)[0] |= 1 << 3
 	b := dirty.own(dirty.binary[n.Index])

@@ -40,7 +40,12 @@ func (s *Structure) Freeze() {
 func (s *Structure) Clone() *Structure {
 	c := &Structure{voc: s.voc, n: s.n, stride: s.stride, tok: newOwner()}
 	c.nullary = append([]Kleene(nil), s.nullary...)
-	c.unary, c.unaryOwner = s.unary, s.unaryOwner
+	if len(s.unary) == 1 {
+		c.unaryInline = s.unaryInline
+		c.unary = c.unaryInline[:]
+	} else {
+		c.unary, c.sharedU = s.unary, true
+	}
 	c.binary, c.sharedB = s.binary, true
 	if s.kary != nil {
 		c.kary = make([][]*karyTable, len(s.kary))
@@ -52,7 +57,7 @@ func (s *Structure) Clone() *Structure {
 		// The original's tables, and its arrays of them, are now shared
 		// too.
 		s.tok = newOwner()
-		s.sharedB = true
+		s.sharedB, s.sharedU = true, len(s.unary) != 1
 	}
 	return c
 }
@@ -86,12 +91,20 @@ func (s *Structure) ownKary(t *karyTable) *karyTable {
 	return c
 }
 
-// writableUnary makes s's unary words its own, copying them if shared.
-func (s *Structure) writableUnary() {
-	if s.unaryOwner != s.tok {
-		s.unary = append([]uint64(nil), s.unary...)
-		s.unaryOwner = s.tok
+// writableUnary makes the block of s's unary words that holds predicate
+// i its own, copying it (and first the array of blocks, if shared) unless
+// s owns it already.
+func (s *Structure) writableUnary(i int) {
+	b := i >> unaryBlockShift
+	if s.unary[b].owner == s.tok {
+		return
 	}
+	if s.sharedU {
+		s.unary = append([]unaryBlock(nil), s.unary...)
+		s.sharedU = false
+	}
+	w := s.unary[b].words
+	s.unary[b] = unaryBlock{words: append(make([]uint64, 0, len(w)), w...), owner: s.tok}
 }
 
 // binaryTables returns s's binary tables for writing, its own copy.
@@ -159,7 +172,7 @@ func (s *Structure) copyPredAs(p, src *Pred, from *Structure) {
 	case 0:
 		s.nullary[p.Index] = from.nullary[src.Index]
 	case 1:
-		s.writableUnary()
+		s.writableUnary(p.Index)
 		copy(s.unaryVal(p.Index), from.unaryVal(src.Index))
 		copy(s.unaryHalf(p.Index), from.unaryHalf(src.Index))
 	case 2:
@@ -182,7 +195,10 @@ func (s *Structure) copyPredAs(p, src *Pred, from *Structure) {
 // zeros nor those Unpack shares (intern.go bounds them): what keeping it
 // costs at most.
 func (s *Structure) Footprint() int {
-	n := 200 + len(s.nullary) + 8*len(s.unary) + 8*len(s.binary)
+	n := 200 + len(s.nullary) + 8*len(s.binary)
+	for _, blk := range s.unary {
+		n += 32 + 8*len(blk.words)
+	}
 	for _, t := range s.binary {
 		if t.owner != sharedZeros && t.owner != sharedTables {
 			n += 64 + 16*len(t.val)

@@ -36,33 +36,81 @@ type Structure struct {
 	n       int
 	stride  int // words per unary table and per binary row
 	nullary []Kleene
-	// unary holds every unary table in one slice of words, copied as a
-	// whole on the first write after a clone: predicate i's val words are
-	// [2i*stride, (2i+1)*stride) and its half words the next stride.
-	// A thread model has dozens of unary predicates, each a word or two:
-	// one slice of them, without a header and pointers per table, is a
-	// fraction of the memory and of the collector's work.
-	unary []uint64
-	// unaryOwner is the token of the structure that may write unary in
-	// place.
-	unaryOwner owner
-	binary     []*table
-	kary       [][]*karyTable // by arity, for arities of three and more
-	tok        owner          // 0 once frozen
+	// unary holds the unary tables in blocks of unaryBlockPreds
+	// predicates, each block one slice of words: predicate i is in block
+	// i>>unaryBlockShift, and its val words are [2j*stride, (2j+1)*stride)
+	// of the block with j = i&(unaryBlockPreds-1), its half words the next
+	// stride. A thread model has dozens of unary predicates, each a word
+	// or two: slices of them, without a header and pointers per table,
+	// are a fraction of the memory and of the collector's work. A block
+	// is copied on its first write after a clone, not the whole of them:
+	// a model with thousands of soft invariants has thousands of unary
+	// predicates, and a Focus split or an update writes a few.
+	unary []unaryBlock
+	// unaryInline holds the block of a vocabulary of at most
+	// unaryBlockPreds unary predicates, which unary then points to: a
+	// clone copies it with the structure, where it would otherwise share
+	// an array of one block and copy it on its first write.
+	unaryInline [1]unaryBlock
+	// sharedU marks the array of blocks as shared with a clone (never
+	// the inline one): the first write of a block copies the array too.
+	// A shared array holds no token of either structure.
+	sharedU bool
+	binary  []*table
+	kary    [][]*karyTable // by arity, for arities of three and more
+	tok     owner          // 0 once frozen
 	// sharedB marks the array of binary table pointers as shared with a
 	// clone: the first write of a table copies the array too.
 	sharedB bool
 }
 
+// unaryBlock is a block of unary words and the token of the structure
+// that may write it in place.
+type unaryBlock struct {
+	words []uint64
+	owner owner
+}
+
+// unaryBlockShift sets the number of unary predicates per block of
+// words (Structure.unary).
+const (
+	unaryBlockShift = 6
+	unaryBlockPreds = 1 << unaryBlockShift
+)
+
+// unaryRow is unary predicate i's two planes, val then half: 2*stride
+// words.
+func (s *Structure) unaryRow(i int) []uint64 {
+	o := 2 * (i & (unaryBlockPreds - 1)) * s.stride
+	return s.unary[i>>unaryBlockShift].words[o : o+2*s.stride : o+2*s.stride]
+}
+
 // unaryVal and unaryHalf are unary predicate i's bit planes.
 func (s *Structure) unaryVal(i int) []uint64 {
-	o := 2 * i * s.stride
-	return s.unary[o : o+s.stride : o+s.stride]
+	o := 2 * (i & (unaryBlockPreds - 1)) * s.stride
+	return s.unary[i>>unaryBlockShift].words[o : o+s.stride : o+s.stride]
 }
 
 func (s *Structure) unaryHalf(i int) []uint64 {
-	o := (2*i + 1) * s.stride
-	return s.unary[o : o+s.stride : o+s.stride]
+	o := (2*(i&(unaryBlockPreds-1)) + 1) * s.stride
+	return s.unary[i>>unaryBlockShift].words[o : o+s.stride : o+s.stride]
+}
+
+// makeUnary gives s zeroed unary blocks for nu predicates, from one
+// allocation, owned by s.
+func (s *Structure) makeUnary(nu int) {
+	nblk := (nu + unaryBlockPreds - 1) >> unaryBlockShift
+	words := make([]uint64, 2*s.stride*nu)
+	blocks := s.unaryInline[:]
+	if nblk != 1 {
+		blocks = make([]unaryBlock, nblk)
+	}
+	for b := range blocks {
+		m := 2 * s.stride * min(unaryBlockPreds, nu-b*unaryBlockPreds)
+		blocks[b] = unaryBlock{words: words[:m:m], owner: s.tok}
+		words = words[m:]
+	}
+	s.unary, s.sharedU = blocks, false
 }
 
 // unaryTable is a view of unary predicate i as a table (for reading, or
@@ -157,7 +205,7 @@ func newSparse(voc *Vocabulary, n int, needB []bool) *Structure {
 		return c
 	}
 	cb := count(needB, nb)
-	s.unary, s.unaryOwner = make([]uint64, 2*s.stride*nu), s.tok
+	s.makeUnary(nu)
 	words := make([]uint64, 2*s.stride*cb*n)
 	tables := make([]table, cb)
 	take := func(m int) []uint64 {
@@ -211,9 +259,18 @@ func Equal(a, b *Structure) bool {
 	if len(a.unary) != len(b.unary) {
 		return false
 	}
-	for i, w := range a.unary {
-		if b.unary[i] != w {
+	for i := range a.unary {
+		x, y := a.unary[i].words, b.unary[i].words
+		if sameWords(x, y) {
+			continue
+		}
+		if len(x) != len(y) {
 			return false
+		}
+		for j, w := range x {
+			if y[j] != w {
+				return false
+			}
 		}
 	}
 	for i := range a.binary {

@@ -47,16 +47,18 @@ func (s *Structure) Stride() int { return s.stride }
 // it is 1/2 (bits past the universe mean nothing). For word-parallel
 // evaluation.
 func (s *Structure) UnaryWords(i, w int) (val, half uint64) {
-	return s.unary[2*i*s.stride+w], s.unary[(2*i+1)*s.stride+w]
+	blk, o := s.unary[i>>unaryBlockShift].words, 2*(i&(unaryBlockPreds-1))*s.stride+w
+	return blk[o], blk[o+s.stride]
 }
 
 // Unary returns p(u) for the unary predicate with table index i.
 func (s *Structure) Unary(i, u int) Kleene {
-	w, b := 2*i*s.stride+u>>6, uint(u)&63
-	if s.unary[w+s.stride]>>b&1 != 0 {
+	blk := s.unary[i>>unaryBlockShift].words
+	w, b := 2*(i&(unaryBlockPreds-1))*s.stride+u>>6, uint(u)&63
+	if blk[w+s.stride]>>b&1 != 0 {
 		return logic.Unknown
 	}
-	if s.unary[w]>>b&1 != 0 {
+	if blk[w]>>b&1 != 0 {
 		return logic.True
 	}
 	return logic.False
@@ -128,7 +130,7 @@ func (s *Structure) SetUnary(i, u int, v Kleene) {
 	if s.Unary(i, u) == v {
 		return
 	}
-	s.writableUnary()
+	s.writableUnary(i)
 	putBit(s.unaryVal(i), u, v == logic.True)
 	putBit(s.unaryHalf(i), u, v == logic.Unknown)
 }
