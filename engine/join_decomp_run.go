@@ -94,21 +94,20 @@ func (d *decomposing) runShared(ctx context.Context, st *state, tasks []task, ou
 	if len(extra) == 0 {
 		return nil, nil, nil, nil
 	}
-	b := st.startBatch(extra)
+	// Applied on the engine's goroutine with its worker: the iteration's
+	// batch is still running on the other workers, and a worker is not
+	// safe for two goroutines at once.
 	got := make([]outcome, 0, len(extra))
-	for i, t := range extra {
-		o := b.wait(i)
+	for _, t := range extra {
+		o := st.applyTask(st.workers[0], t)
 		if ctx.Err() != nil {
-			b.cancel()
 			return nil, nil, st.result(StopReason(ctx), true), nil
 		}
 		if o.err != nil {
-			b.cancel()
 			return nil, nil, nil, o.err
 		}
 		st.foldMessages(t, o)
 		if o.broken != "" {
-			b.cancel()
 			r := st.result(o.broken, true)
 			r.StoppedOnMessage, r.StoppedOnBreach = true, true
 			return nil, nil, r, nil
