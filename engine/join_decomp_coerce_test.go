@@ -100,6 +100,13 @@ func runThreeThreads(t *testing.T, text, names string) (l0, messages, l1 int) {
 // of input (TVS text).
 func runDecomposing(t *testing.T, p *model.Program, input string) *Result {
 	t.Helper()
+	return runDecomposingWith(t, p, input, Options{})
+}
+
+// runDecomposingWith is runDecomposing with the decomposition options of
+// opts (keepBinary, mustOutside); the rest as runDecomposing sets them.
+func runDecomposingWith(t *testing.T, p *model.Program, input string, opts Options) *Result {
+	t.Helper()
 	locs, err := tvp.ParseTVS(tvp.NewPlainSource("in.tvs", input), p.Vocabulary.Tvl())
 	if err != nil {
 		t.Fatal(err)
@@ -108,7 +115,8 @@ func runDecomposing(t *testing.T, p *model.Program, input string) *Result {
 	for _, s := range locs[0].Structures {
 		inputs = append(inputs, s.Structure)
 	}
-	e, err := New(p, Options{Join: JoinDecompose, Workers: 1, Differencing: true, BreakIfCoerceAfterUpdateFailed: true})
+	opts.Join, opts.Workers, opts.Differencing, opts.BreakIfCoerceAfterUpdateFailed = JoinDecompose, 1, true, true
+	e, err := New(p, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,13 +1,10 @@
 package engine
 
 import (
-	"context"
 	"strings"
 	"testing"
 
 	"github.com/tvla-go/tvla/internal/testload"
-	"github.com/tvla-go/tvla/tvl"
-	"github.com/tvla-go/tvla/tvp"
 )
 
 // interferenceLike is a program of ours after set_pldi08/cas/nolin/g's
@@ -61,18 +58,7 @@ func TestMustOutside(t *testing.T) {
 		{"R without outside", rOnly, false, 1, 2},
 	} {
 		t.Run(c.what, func(t *testing.T) {
-			locs, err := tvp.ParseTVS(tvp.NewPlainSource("in.tvs", c.input), p.Vocabulary.Tvl())
-			if err != nil {
-				t.Fatal(err)
-			}
-			e, err := New(p, Options{Join: JoinDecompose, Workers: 1, Differencing: true, BreakIfCoerceAfterUpdateFailed: true, DecomposeKeepBinary: true, DecomposeMustOutside: c.must})
-			if err != nil {
-				t.Fatal(err)
-			}
-			res, err := e.Run(context.Background(), []*tvl.Structure{locs[0].Structures[0].Structure})
-			if err != nil {
-				t.Fatal(err)
-			}
+			res := runDecomposingWith(t, p, c.input, Options{DecomposeKeepBinary: true, DecomposeMustOutside: c.must})
 			l0, l1 := res.Location("L0").Structures.Len(), res.Location("L1").Structures.Len()
 			if l0 != 2 || l1 != c.l1 || res.Stats.Messages != c.msgs {
 				t.Errorf("L0 %d, L1 %d, %d messages; the reference: 2, %d, %d", l0, l1, res.Stats.Messages, c.l1, c.msgs)
@@ -89,22 +75,12 @@ func TestMustOutside(t *testing.T) {
 func TestMustOutsideFramed(t *testing.T) {
 	text := strings.NewReplacer("COMPOSE", framedX, "MESSAGES", `%message (E(v) t1(v)) -> "show"`).Replace(twoPointerThreads)
 	p := testload.Text(t, text)
-	locs, err := tvp.ParseTVS(tvp.NewPlainSource("in.tvs", strings.Replace(twoPointerThreadsInput, "C", "c = {x:1/2, z:1}", 1)), p.Vocabulary.Tvl())
-	if err != nil {
-		t.Fatal(err)
-	}
+	input := strings.Replace(twoPointerThreadsInput, "C", "c = {x:1/2, z:1}", 1)
 	for _, c := range []struct {
 		must bool
 		msgs int
 	}{{true, 5}, {false, 8}} {
-		e, err := New(p, Options{Join: JoinDecompose, Workers: 1, Differencing: true, BreakIfCoerceAfterUpdateFailed: true, DecomposeKeepBinary: true, DecomposeMustOutside: c.must})
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := e.Run(context.Background(), []*tvl.Structure{locs[0].Structures[0].Structure})
-		if err != nil {
-			t.Fatal(err)
-		}
+		res := runDecomposingWith(t, p, input, Options{DecomposeKeepBinary: true, DecomposeMustOutside: c.must})
 		got := []int{res.Location("L0").Structures.Len(), res.Location("L1").Structures.Len(), res.Location("L2").Structures.Len()}
 		if got[0] != 2 || got[1] != 5 || got[2] != 7 || res.Stats.Messages != c.msgs {
 			t.Errorf("mustOutside %v: L0, L1, L2 %v, %d messages; the reference: [2 5 7], %d", c.must, got, res.Stats.Messages, c.msgs)
