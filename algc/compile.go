@@ -18,6 +18,9 @@ type Output struct {
 	// Lines[i] is the source position line i+1 of TVP comes from (the
 	// zero Pos for lines of no statement).
 	Lines []alg.Pos
+	// Off holds the generated predicates `instrument off` removed, with
+	// where: an error of the generated model naming one says so.
+	Off map[string]alg.Pos
 }
 
 type compiler struct {
@@ -97,8 +100,20 @@ func CompileProgram(file string, prog *alg.Program) (*Output, error) {
 	c.privateFacts()
 	c.w = &writer{}
 	c.emitTVP(prog)
-	out := &Output{Name: prog.Name, TVP: c.w.b.String(), Lines: c.w.lines, TVS: c.tvs()}
+	out := &Output{Name: prog.Name, TVP: c.w.b.String(), Lines: c.w.lines, TVS: c.tvs(), Off: switchedOff(prog)}
 	return out, nil
+}
+
+func switchedOff(prog *alg.Program) map[string]alg.Pos {
+	off := map[string]alg.Pos{}
+	for _, d := range prog.Instrument {
+		if d.Off {
+			for _, n := range d.Names {
+				off[n.String()] = n.Pos
+			}
+		}
+	}
+	return off
 }
 
 func lpOf(st alg.Stmt) *alg.LPMark {

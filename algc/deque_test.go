@@ -2,8 +2,11 @@ package algc
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tvla-go/tvla/tvp"
 )
 
 // The deque specification: popRight moves Tail_S back to its
@@ -139,5 +142,51 @@ func TestInstrumentNonAbs(t *testing.T) {
 		case msg != "" && (err == nil || !strings.Contains(err.Error(), msg)):
 			t.Errorf("%s: error %v, want %q", bad, err, msg)
 		}
+	}
+}
+
+// instrument off removes a generated predicate with the rules of other
+// families that read it (snark-reuse.alg's reach[X] rules assume
+// !circ); a statement whose translation reads a switched-off predicate
+// is an error that says so, at the statement.
+func TestInstrumentOff(t *testing.T) {
+	const path = "../programs/deque/snark-reuse.alg"
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const line = "instrument nonabs circ, reach[LeftHat], reach[RightHat];"
+	if !strings.Contains(string(src), line) {
+		t.Fatalf("%s lacks %q", path, line)
+	}
+	dir := t.TempDir()
+	write := func(decl string) string {
+		p := filepath.Join(dir, "off.alg")
+		if err := os.WriteFile(p, []byte(strings.Replace(string(src), line, decl, 1)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	full := compileFile(t, path)
+	if !strings.Contains(full.TVP, "!circ(v_1)") {
+		t.Fatal("the full model has no rule reading circ: the test tests nothing")
+	}
+	out, err := Compile(path, []byte(strings.Replace(string(src), line, "instrument off circ;", 1)))
+	if err != nil {
+		t.Fatalf("instrument off circ: %v", err)
+	}
+	if strings.Contains(out.TVP, "circ(") {
+		t.Errorf("instrument off circ leaves circ in the model")
+	}
+	if !strings.Contains(out.TVP, "%r reach[LeftHat](v_1) & !reach[LeftHat](v_2) ==> !right(v_1, v_2)") {
+		t.Errorf("instrument off circ dropped a reach rule that does not read circ")
+	}
+	if _, _, err := Load(write("instrument off circ;"), tvp.LoadConfig{}); err != nil {
+		t.Errorf("the model without circ does not load: %v", err)
+	}
+	_, _, err = Load(write("instrument off has[val];"), tvp.LoadConfig{})
+	const want = "undeclared predicate has[val] (switched off by instrument off at 188:16, but this statement's translation reads it)"
+	if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "off.alg:113:8:") {
+		t.Errorf("instrument off has[val]: error %v, want %q at off.alg:113:8", err, want)
 	}
 }

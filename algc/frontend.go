@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"sync"
 
 	"github.com/tvla-go/tvla/alg"
@@ -133,7 +134,13 @@ func (out *Output) mapError(path string, err error) error {
 			p = alg.Pos{File: path, Line: 1, Col: 1}
 		}
 		p.File = path
-		return &alg.Error{Pos: p, Msg: fmt.Sprintf("in the generated model (%s:%d:%d): %s", name, e.Pos.Line, e.Pos.Col, e.Msg)}
+		msg := e.Msg
+		if pred, ok := strings.CutPrefix(msg, "undeclared predicate "); ok {
+			if at, off := out.Off[pred]; off {
+				msg += fmt.Sprintf(" (switched off by instrument off at %d:%d, but this statement's translation reads it)", at.Line, at.Col)
+			}
+		}
+		return &alg.Error{Pos: p, Msg: fmt.Sprintf("in the generated model (%s:%d:%d): %s", name, e.Pos.Line, e.Pos.Col, msg)}
 	}
 	var list tvp.ErrorList
 	var one *cpp.Error

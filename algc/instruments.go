@@ -248,6 +248,12 @@ func (c *compiler) requested(in *instruments) {
 				continue
 			}
 			in.remove(name)
+			for _, other := range in.list {
+				if names(other.decl, name) {
+					c.e.add(n.Pos, "instrument off %s: the definition of %s needs it; switch that off too", name, other.name)
+				}
+				other.rules = withoutRulesNaming(other.rules, name)
+			}
 		}
 	}
 	for _, d := range c.s.prog.Instrument {
@@ -280,6 +286,39 @@ func (in *instruments) nonAbs(name string) string {
 		i.decl += " nonabs"
 	}
 	return ""
+}
+
+// withoutRulesNaming drops the consistency rules that read the predicate
+// name: a rule only sharpens values, so a model without some of them
+// stays sound, only less precise.
+func withoutRulesNaming(rules []string, name string) []string {
+	kept := rules[:0:0]
+	for _, r := range rules {
+		if !names(r, name) {
+			kept = append(kept, r)
+		}
+	}
+	return kept
+}
+
+// names tells whether the formula text applies the predicate name: name
+// followed by "(" and not the tail of a longer identifier.
+func names(text, name string) bool {
+	for i := 0; ; {
+		j := strings.Index(text[i:], name+"(")
+		if j < 0 {
+			return false
+		}
+		at := i + j
+		if at == 0 || !isNameChar(text[at-1]) {
+			return true
+		}
+		i = at + 1
+	}
+}
+
+func isNameChar(b byte) bool {
+	return b == '_' || 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9'
 }
 
 func (in *instruments) names() []string {
