@@ -106,6 +106,10 @@ type ActionOptions struct {
 	// rewritten, with generated soft invariants): an error it returns
 	// ends the compilation with that error.
 	Stop func() error
+	// FocusSequence, when set, replaces each focus formula by the
+	// formulas it returns, focused one after the other
+	// (ConjunctionFocus: TVLA 3's Focus of a conjunction).
+	FocusSequence func(logic.Formula) []logic.Formula
 }
 
 // CompileAction prepares a model action for voc.
@@ -168,12 +172,21 @@ func (c *actionCompiler) compile(f logic.Formula, vars []logic.Var, what string)
 }
 
 func (c *actionCompiler) focus() error {
-	for _, f := range c.a.src.Focus {
-		fo, err := NewFocuser(c.voc.Tvl(), f)
-		if err != nil {
-			return c.wrap("focus formula "+logic.String(f), err)
+	for _, written := range c.a.src.Focus {
+		seq := []logic.Formula{written}
+		if c.opts.FocusSequence != nil {
+			seq = c.opts.FocusSequence(written)
 		}
-		c.a.focus = append(c.a.focus, fo)
+		for _, f := range seq {
+			fo, err := NewFocuser(c.voc.Tvl(), f)
+			if err != nil {
+				return c.wrap("focus formula "+logic.String(written), err)
+			}
+			if len(seq) > 1 || seq[0] != written {
+				fo = fo.InSequence(written)
+			}
+			c.a.focus = append(c.a.focus, fo)
+		}
 	}
 	return nil
 }

@@ -26,6 +26,22 @@ type Focuser struct {
 	subs    *subformulas
 	// skip, when set, marks tuples Focus must not split (WithSkip).
 	skip func(p *tvl.Pred, args []int) bool
+	// whole, when set, is the written formula this one is a step of
+	// (InSequence), its outer quantifiers dropped; wholeVars its free
+	// variables.
+	whole     logic.Formula
+	wholeVars []logic.Var
+}
+
+// InSequence is fo as one step of the focus sequence of the written
+// formula (ConjunctionFocus): with WithSkip, an assignment is left as it
+// is when the written formula, not only this step, is 1/2 through a
+// skipped tuple under it, as TVLA 3's dtvla engine decides before it
+// walks the formula (engine/join_decomp_alone_test.go).
+func (fo *Focuser) InSequence(written logic.Formula) *Focuser {
+	c := *fo
+	c.whole, c.wholeVars = stripQuantifiers(written, logic.FreeVars(written))
+	return &c
 }
 
 // WithSkip is fo, but leaving as they are the assignments under which
@@ -210,13 +226,43 @@ func (fo *Focuser) unknownLiteral(t *tvl.Structure, bs Bindings) (*literal, erro
 		for i, x := range fo.vars {
 			env[x] = asg[i]
 		}
-		if fo.skip != nil && fo.opened(t, bs, fo.formula, env) {
+		if fo.skip != nil && fo.openedAssignment(t, bs, env) {
 			return true
 		}
 		found, ferr = fo.find(t, bs, fo.formula, env)
 		return found == nil && ferr == nil
 	})
 	return found, ferr
+}
+
+// openedAssignment reports whether the assignment env is left as it is:
+// the formula (or the written one it is a step of, under some value of
+// the variables this step does not bind) is 1/2 through a skipped tuple.
+func (fo *Focuser) openedAssignment(t *tvl.Structure, bs Bindings, env map[logic.Var]int) bool {
+	if fo.whole == nil {
+		return fo.opened(t, bs, fo.formula, env)
+	}
+	inner := copyEnv(env)
+	var missing []logic.Var
+	for _, v := range fo.wholeVars {
+		if _, ok := env[v]; !ok {
+			missing = append(missing, v)
+		}
+	}
+	var try func(i int) bool
+	try = func(i int) bool {
+		if i == len(missing) {
+			return fo.eval(t, bs, fo.whole, inner) == logic.Unknown && fo.opened(t, bs, fo.whole, inner)
+		}
+		for u := range t.Size() {
+			inner[missing[i]] = u
+			if try(i + 1) {
+				return true
+			}
+		}
+		return false
+	}
+	return try(0)
 }
 
 // eval evaluates subformula g under env.

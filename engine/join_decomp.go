@@ -56,6 +56,15 @@ func (d *decomposing) prepare(e *Engine) error {
 	}
 	voc := e.voc.Tvl()
 	d.outside = voc.Lookup("outside")
+	// TVLA 3's Focus of a conjunction (abstraction.ConjunctionFocus):
+	// linearization_nbq's nbq_opt focuses tr_scheduled(tr) & at[l](tr) &
+	// trnm(tr), and splits tr_scheduled on a thread not at l too.
+	e.actionOptions.FocusSequence = func(f logic.Formula) []logic.Formula {
+		return abstraction.ConjunctionFocus(f, func(name string) bool {
+			p := e.voc.Lookup(name)
+			return p != nil && p.Props.Unique
+		})
+	}
 	for _, n := range e.prog.DecompNames {
 		c, err := abstraction.NewComponent(n.Name, n.Marker.Pred, n.Formula, n.Var, voc)
 		if err != nil {
