@@ -79,6 +79,9 @@ func (d *decomposing) prepare(e *Engine) error {
 	d.sym = sym
 	d.plans = map[*model.Action]*composePlan{}
 	d.coercers = map[string]*abstraction.Coercer{}
+	if err := d.aloneCoercers(e); err != nil {
+		return err
+	}
 	for _, a := range e.prog.Actions {
 		p, err := d.plan(e.prog, a)
 		if err != nil {
@@ -106,7 +109,13 @@ func (d *decomposing) prepare(e *Engine) error {
 // linearization/cons and prod (bounded) raise half their messages on
 // such compositions.
 func (d *decomposing) composeCoercer(e *Engine, names []int) error {
-	key := namesKey(names)
+	return d.coercerWithout(e, namesKey(names), names, func(predicates.Constraint) bool { return true })
+}
+
+// coercerWithout makes the coercers' entry key: a Coercer without the
+// constraints that read a predicate every one of names hides and that
+// drop says to leave out; nil when none is left out.
+func (d *decomposing) coercerWithout(e *Engine, key string, names []int, drop func(predicates.Constraint) bool) error {
 	if _, done := d.coercers[key]; done {
 		return nil
 	}
@@ -123,7 +132,7 @@ func (d *decomposing) composeCoercer(e *Engine, names []int) error {
 	}
 	var kept []predicates.Constraint
 	for _, c := range e.constraints {
-		if !readsAny(c, hidden) {
+		if !readsAny(c, hidden) || !drop(c) {
 			kept = append(kept, c)
 		}
 	}
@@ -174,7 +183,11 @@ func appendInts(b []byte, xs []int) []byte {
 // of the one composeCoercer made, or w.coerce when it leaves nothing
 // out (or was not made).
 func (d *decomposing) coercerFor(w *worker, names []int) *abstraction.Coercer {
-	key := namesKey(names)
+	return d.coercerByKey(w, namesKey(names))
+}
+
+// coercerByKey is coercerFor for the coercers' entry key.
+func (d *decomposing) coercerByKey(w *worker, key string) *abstraction.Coercer {
 	c := d.coercers[key]
 	if c == nil {
 		return w.coerce
@@ -408,6 +421,9 @@ func (d *decomposing) applyRaw(w *worker, t task, raw bool) outcome {
 	defer func() { w.keepMsg = keep }()
 	all := w.coerce
 	w.coerce = d.coercerFor(w, t.names)
+	if t.parts == nil {
+		w.coerce = d.aloneCoercer(w, t.names[0])
+	}
 	defer func() { w.coerce = all }()
 	var comps []*tvl.Structure
 	var skips []func(*tvl.Pred, []int) bool

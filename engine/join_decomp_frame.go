@@ -186,7 +186,7 @@ func (d *decomposing) unframe(w *worker, act *model.Action, alone []*tvl.Structu
 	var out []*tvl.Structure
 	for _, a := range alone {
 		for _, c := range abstraction.Compose([]*tvl.Structure{a, bf}, []abstraction.Component{d.comps[n], fr.comp}, d.outside, d.options(w.e)) {
-			if r := w.coerce.Coerce(c.Clone(), nil); !r.Consistent {
+			if r := d.aloneCoercer(w, n).Coerce(c.Clone(), nil); !r.Consistent {
 				continue
 			}
 			out = append(out, d.decompose(w.e, c, []abstraction.Component{d.comps[n]})...)

@@ -86,3 +86,35 @@ func unframe(text string) (string, int) {
 		text = text[min(j+1, len(text)):]
 	}
 }
+
+// set_pldi08/dcas/dcas as it is (framed %compose disjuncts) under the
+// decomposing engine: the reference stops at the same breach (updateNext
+// at li_2) after 165 iterations with 903 components and one message,
+// these at every location (the same components, compared up to
+// isomorphism with its -tvs output). 32 of them descend from the 8 t1
+// components without an outside individual at ls_check, which isNotNull
+// (framed) and isChoice (alone) carry on only when a component alone is
+// coerced without the closed constraints over its name's hidden
+// predicates (engine/join_decomp_alonecoerce.go; 871 before). About 10
+// seconds of CPU, so only with TVLA_LONG_TESTS=1.
+func TestDcasFramedAsTheReference(t *testing.T) {
+	src := filepath.Join(refDecomposition, "linearization", "set_pldi08", "dcas")
+	if _, err := os.Stat(src); err != nil {
+		t.Skip("no reference examples at " + refDecomposition)
+	}
+	if os.Getenv("TVLA_LONG_TESTS") == "" {
+		t.Skip("a long run: set TVLA_LONG_TESTS=1")
+	}
+	s := runSummary(t, 1, "run", filepath.Join(src, "dcas.tvp"), filepath.Join(src, "dcas.tvs"), "--decompose", "--json", "-", "-q")
+	want := map[string]int{
+		"pre_schedule": 37, "l_ready": 27, "l_dispatch": 28, "l_0": 37, "l_1": 28, "l_2": 35, "l_3": 36, "l_00": 20,
+		"ls_check": 50, "ll_dispatch": 36, "l_4": 29, "l_5": 2, "l_6": 2, "l_7": 2, "l_8": 2, "ls_check_1": 47,
+		"ls_insert": 29, "ls_delete": 31, "ls_find": 31, "lis_failed_0": 26, "lds_failed_0": 14, "lfs_0": 14,
+		"li_1": 34, "ld_1": 26, "lf_1": 26, "lis_0": 21, "lis_1": 13, "l_ver": 25, "lds_failed_1": 9, "lfs_1": 9,
+		"l_exit": 20, "lf_2": 2, "lf_3": 23, "li_5": 2, "li_2": 34, "li_3": 25, "li_4": 21, "ld_3": 25, "ld_5": 23,
+		"ld_2": 2,
+	}
+	if got := counts(s); !reflect.DeepEqual(got, want) || s.Messages != 1 {
+		t.Errorf("%d messages, per location %v; want 1, %v", s.Messages, got, want)
+	}
+}
