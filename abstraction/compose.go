@@ -166,6 +166,8 @@ type MembershipCache struct {
 	unary    []*tvl.Pred
 	unaryVoc *tvl.Vocabulary
 	unaryOut *tvl.Pred
+	// pairs are Compatible's answers (compose_pair.go).
+	pairs map[pairKey]bool
 }
 
 // partFacts is what a cache knows of one structure: its split (when
