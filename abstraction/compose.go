@@ -166,6 +166,8 @@ type MembershipCache struct {
 	unary    []*tvl.Pred
 	unaryVoc *tvl.Vocabulary
 	unaryOut *tvl.Pred
+	// pairs are Compatible's answers (compose_pair.go).
+	pairs map[pairKey]bool
 }
 
 // partFacts is what a cache knows of one structure: its split (when
@@ -472,8 +474,9 @@ func (m *meet) build(extra bool) (*tvl.Structure, [][]int) {
 	// made set_pldi08/cas/nolin/g's assignNew write dle(Head, outside)
 	// = 1/2 where the reference keeps the stored 0).
 	isNew := voc.Lookup(predicates.IsNewName)
+	unary, binary := voc.OfArity(1), voc.OfArity(2)
 	for a, ta := range tuples {
-		for _, p := range voc.OfArity(1) {
+		for _, p := range unary {
 			v := logic.Unknown
 			if p == m.outside || p == isNew {
 				v = logic.False
@@ -481,34 +484,17 @@ func (m *meet) build(extra bool) (*tvl.Structure, [][]int) {
 					v = logic.True
 				}
 			} else {
-				v, _ = m.meetOver(func(l int) (logic.Kleene, bool) {
-					if ta[l] < 0 {
-						return 0, false
-					}
-					return m.parts[l].Get(p, ta[l]), true
-				})
+				v = m.unaryAt(p.Index, ta)
 			}
-			s.Set(p, v, a)
+			s.SetUnary(p.Index, a, v)
 		}
 		for b, tb := range tuples {
-			for _, p := range voc.OfArity(2) {
-				v, ok := m.meetOver(func(l int) (logic.Kleene, bool) {
-					a, b := ta[l], tb[l]
-					if !m.keepBinary && (a < 0 || b < 0) {
-						return 0, false
-					}
-					if a < 0 {
-						a = m.out[l]
-					}
-					if b < 0 {
-						b = m.out[l]
-					}
-					return m.parts[l].Get(p, a, b), true
-				})
+			for _, p := range binary {
+				v, ok := m.binaryAt(p.Index, ta, tb)
 				if !ok {
 					return nil, nil
 				}
-				s.Set(p, v, a, b)
+				s.SetBinary(p.Index, a, b, v)
 			}
 		}
 	}

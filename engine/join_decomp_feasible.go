@@ -103,7 +103,7 @@ func (d *decomposing) composable(st *state, fz feasibility, names []int, at int,
 		}
 		for _, c := range byName[names[k]] {
 			parts[k] = fz.reveal(d, names[k], c.s)
-			if rec(k + 1) {
+			if d.pairsFit(fz, names, parts, k, func(l int) bool { return l < k || l == at }) && rec(k+1) {
 				return true
 			}
 		}
@@ -216,7 +216,9 @@ func (d *decomposing) projections(st *state, fz feasibility, names []int, fixed 
 		}
 		for _, c := range byName[names[k]] {
 			parts[k] = fz.reveal(d, names[k], c.s)
-			rec(k + 1)
+			if d.pairsFit(fz, names, parts, k, func(l int) bool { return l < k || fixed[l] != nil }) {
+				rec(k + 1)
+			}
 		}
 	}
 	rec(0)

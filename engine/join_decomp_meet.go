@@ -165,6 +165,8 @@ func distinct(ss []*tvl.Structure) []*tvl.Structure {
 func (d *decomposing) comboTasks(tasks []task, st *state, base task, plan *composePlan, di, at int, fixed symEntry, byName [][]symEntry, seen map[string]bool, fz feasibility) []task {
 	names := plan.disjuncts[di]
 	combo := make([]symEntry, len(names))
+	framed := plan.frames[namesKey(names)] != nil
+	combo[at] = fixed // before the names ahead of it, for comboFits
 	var key []byte
 	var rec func(k int)
 	rec = func(k int) {
@@ -205,7 +207,9 @@ func (d *decomposing) comboTasks(tasks []task, st *state, base task, plan *compo
 		}
 		for _, c := range byName[names[k]] {
 			combo[k] = c
-			rec(k + 1)
+			if d.comboFits(fz, framed, names, combo, k, at) {
+				rec(k + 1)
+			}
 		}
 	}
 	rec(0)
