@@ -107,10 +107,27 @@ func TestSelfFamily(t *testing.T) {
 	}
 }
 
+// snarkReuseInstruments is snark-reuse.alg's last line, which the
+// instrument tests replace.
+const snarkReuseInstruments = "instrument nonabs circ, reach[LeftHat], reach[RightHat];"
+
+// sourceWith reads path and checks that it holds line.
+func sourceWith(t *testing.T, path, line string) []byte {
+	t.Helper()
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(src), line) {
+		t.Fatalf("%s lacks %q", path, line)
+	}
+	return src
+}
+
 // instrument nonabs makes generated predicates non-abstraction ones,
 // and only those: snark-reuse.alg names circ and two reach[X].
 func TestInstrumentNonAbs(t *testing.T) {
-	const path = "../programs/deque/snark-reuse.alg"
+	const path, line = "../programs/deque/snark-reuse.alg", snarkReuseInstruments
 	out := compileFile(t, path)
 	for _, want := range []string{"%i circ(v) = right+(v, v) nonabs\n",
 		"%i reach[LeftHat](v) = E(u) LeftHat(u) & right*(u, v) nonabs\n",
@@ -120,14 +137,7 @@ func TestInstrumentNonAbs(t *testing.T) {
 			t.Errorf("model lacks %q", want)
 		}
 	}
-	src, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	const line = "instrument nonabs circ, reach[LeftHat], reach[RightHat];"
-	if !strings.Contains(string(src), line) {
-		t.Fatalf("%s lacks %q", path, line)
-	}
+	src := sourceWith(t, path, line)
 	for bad, msg := range map[string]string{
 		"reach[Head]":     "instrument nonabs reach[Head]: no such generated predicate",
 		"private[nd]":     "instrument nonabs private[nd]: no such generated predicate",
@@ -150,15 +160,8 @@ func TestInstrumentNonAbs(t *testing.T) {
 // !circ); a statement whose translation reads a switched-off predicate
 // is an error that says so, at the statement.
 func TestInstrumentOff(t *testing.T) {
-	const path = "../programs/deque/snark-reuse.alg"
-	src, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	const line = "instrument nonabs circ, reach[LeftHat], reach[RightHat];"
-	if !strings.Contains(string(src), line) {
-		t.Fatalf("%s lacks %q", path, line)
-	}
+	const path, line = "../programs/deque/snark-reuse.alg", snarkReuseInstruments
+	src := sourceWith(t, path, line)
 	dir := t.TempDir()
 	write := func(decl string) string {
 		p := filepath.Join(dir, "off.alg")
