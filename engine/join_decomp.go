@@ -77,6 +77,9 @@ func (d *decomposing) prepare(e *Engine) error {
 		return err
 	}
 	d.sym = sym
+	if sym != nil {
+		sym.fixNames(d.comps)
+	}
 	d.plans = map[*model.Action]*composePlan{}
 	d.coercers = map[string]*abstraction.Coercer{}
 	if err := d.aloneCoercers(e); err != nil {
@@ -347,8 +350,47 @@ func (d *decomposing) tasks(st *state, loc string, pending []Pending) []task {
 				tasks = d.appendTasks(tasks, st, task{loc: loc, edge: ed, act: act, pending: p}, plan, pd.Slot*k+j, byName, seen, fz)
 			}
 		}
+		if d.sym == nil || len(ed.Action.PSets) == 0 {
+			continue
+		}
+		// The other members' instances: only their applications that
+		// involve a fixed name differ from the first member's (the
+		// members' components are identified).
+		for q := range d.sym.perms {
+			byQ := d.permutedEntries(st, loc, byName, q)
+			seenQ := map[string]bool{}
+			fzQ := newFeasibility(map[*tvl.Structure]*tvl.Structure{}, abstraction.NewMembershipCache())
+			var qt []task
+			for _, pd := range d.byName(now) {
+				images := d.pendingImages(st.e, ed.Action, pd.Structure)
+				if n := d.markerOf(pd.Structure); n >= 0 && d.sym.fixed[n] {
+					images = []*tvl.Structure{d.sym.image(st.e, pd.Structure, d.sym.inv[q])}
+				}
+				for j, img := range images {
+					p := pd
+					p.Structure = img
+					qt = d.appendTasks(qt, st, task{loc: loc, edge: ed, act: act, pending: p, perm: q + 1}, plan, pd.Slot*k+j, byQ, seenQ, fzQ)
+				}
+			}
+			for _, t := range qt {
+				if d.involvesFixed(t) {
+					tasks = append(tasks, t)
+				}
+			}
+		}
 	}
 	return tasks
+}
+
+// involvesFixed: t composes (or runs alone) a component of a name no
+// permutation moves.
+func (d *decomposing) involvesFixed(t task) bool {
+	for _, n := range t.names {
+		if n >= 0 && d.sym.fixed[n] {
+			return true
+		}
+	}
+	return false
 }
 
 // appendTasks appends base's applications: its pending component
@@ -391,6 +433,9 @@ func (d *decomposing) apply(w *worker, t task) outcome {
 func (d *decomposing) applyRaw(w *worker, t task, raw bool) outcome {
 	var o outcome
 	canonical := func(s *tvl.Structure) *tvl.Structure {
+		if t.perm > 0 {
+			s = d.sym.image(w.e, s, t.perm-1)
+		}
 		if raw {
 			return s
 		}

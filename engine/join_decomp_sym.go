@@ -34,6 +34,12 @@ type symmetry struct {
 	// images caches, by a stored component's packing, its orbit (itself
 	// first, then its distinct images).
 	images map[string][]*tvl.Structure
+	// inv[q] is the index in perms of perms[q]'s inverse.
+	inv []int
+	// fixed[n] is set when every permutation maps name n (an index of
+	// the engine's components) to itself: a name no member owns, such
+	// as a program's rest of the heap.
+	fixed []bool
 }
 
 // maxSymImages bounds the orbit cache; past it the cache starts over.
@@ -102,7 +108,45 @@ func newSymmetry(prog *model.Program, voc *tvl.Vocabulary) (*symmetry, error) {
 	if len(sym.perms) == 0 {
 		return nil, nil
 	}
+	sym.inv = make([]int, len(sym.perms))
+	for q, r := range sym.perms {
+		sym.inv[q] = -1
+		for q2, r2 := range sym.perms {
+			inverse := true
+			for a, b := range r {
+				if r2[b] != a {
+					inverse = false
+					break
+				}
+			}
+			if inverse {
+				sym.inv[q] = q2
+				break
+			}
+		}
+	}
 	return sym, nil
+}
+
+// fixNames records which of the components' names no permutation moves.
+func (sym *symmetry) fixNames(comps []abstraction.Component) {
+	sym.fixed = make([]bool, len(comps))
+	for n, c := range comps {
+		sym.fixed[n] = true
+		for _, r := range sym.perms {
+			if m, ok := r[c.Marker]; ok && m != c.Marker {
+				sym.fixed[n] = false
+			}
+		}
+	}
+}
+
+// image is s permuted by perms[q], blurred (which only reorders the
+// individuals) and frozen.
+func (sym *symmetry) image(e *Engine, s *tvl.Structure, q int) *tvl.Structure {
+	img, _ := abstraction.Blur(s.Renamed(sym.perms[q]), e.abs)
+	img.Freeze()
+	return img
 }
 
 // permutations lists the orderings of xs, xs itself first.
@@ -190,6 +234,9 @@ func (d *decomposing) canonical(e *Engine, s *tvl.Structure) *tvl.Structure {
 		return len(d.comps)
 	}
 	best, bestRank, bestKey := s, rank(s), ""
+	if bestRank < len(d.comps) && d.sym.fixed[bestRank] {
+		return s
+	}
 	for _, img := range d.sym.orbit(e, s)[1:] {
 		r := rank(img)
 		if r > bestRank {
@@ -229,6 +276,10 @@ func (d *decomposing) entries(st *state, loc string) [][]symEntry {
 			byName[n] = append(byName[n], symEntry{set.current(slot), slot})
 			continue
 		}
+		if d.sym.fixed[n] {
+			byName[n] = append(byName[n], symEntry{set.current(slot), slot * k})
+			continue
+		}
 		for j, img := range d.sym.cachedOrbit(st.e, set.current(slot)) {
 			m := d.markerOf(img)
 			if m >= 0 {
@@ -256,5 +307,36 @@ func (d *decomposing) pendingImages(e *Engine, act *model.Action, s *tvl.Structu
 	if d.sym == nil || len(act.PSets) == 0 {
 		return []*tvl.Structure{s}
 	}
+	if n := d.markerOf(s); n >= 0 && d.sym.fixed[n] {
+		return []*tvl.Structure{s}
+	}
 	return d.sym.cachedOrbit(e, s)
+}
+
+// permutedEntries are byName for the instance of a member's action that
+// perms[q] makes of the first member's: TVLA 3 runs every member's
+// instance, identifying the components of members' names up to a
+// permutation but storing the components of a name no permutation moves
+// (a rest of the heap) as they are. The instance of member q on stored
+// X is perms[q] of the first member's on perms[q]'s inverse of X: the
+// members' names' entries are the same (their orbits), those of a fixed
+// name are the stored components under the inverse.
+func (d *decomposing) permutedEntries(st *state, loc string, byName [][]symEntry, q int) [][]symEntry {
+	set := st.sets[loc]
+	k := d.orbitSize()
+	out := make([][]symEntry, len(byName))
+	copy(out, byName)
+	inv := d.sym.inv[q]
+	for n := range out {
+		if d.sym.fixed[n] {
+			out[n] = nil
+		}
+	}
+	for slot, n := range d.names[loc] {
+		if n < 0 || !d.sym.fixed[n] {
+			continue
+		}
+		out[n] = append(out[n], symEntry{d.sym.image(st.e, set.current(slot), inv), slot * k})
+	}
+	return out
 }

@@ -52,6 +52,10 @@ type task struct {
 	// alone.
 	disjunct int
 	ids      []int
+	// perm is, for a decomposing run with %pset members, the instance
+	// of the action the task stands for: 0 the first member's, q+1 the
+	// one symmetry.perms[q] makes of it (join_decomp_sym.go).
+	perm int
 }
 
 // raised is a message an application raised, before the engine records
