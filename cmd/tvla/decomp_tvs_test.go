@@ -21,17 +21,9 @@ var updateDecompTVS = flag.Bool("update-decomp-tvs", false, "rewrite testdata/de
 // instance values where it holds them): 30 of these 37 components
 // carried instance = {...:1/2}. The file reads back as input.
 func TestDecomposeTVSGolden(t *testing.T) {
-	src := filepath.Join("..", "..", "abstraction", "testdata", "decompose")
-	text, err := os.ReadFile(filepath.Join(src, "handoff.tvp"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	prog, out := filepath.Join(dir, "handoff.tvp"), filepath.Join(dir, "out.tvs")
-	if err := os.WriteFile(prog, append(text, "\n%%\nrun\n"...), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	code, _, errOut := runCLI("run", prog, filepath.Join(src, "handoff.tvs"), "--decompose", "--tvs", out, "-q")
+	prog := handoffVariant(t, "handoff.tvp", func(text string) string { return text + "\n%%\nrun\n" })
+	out := filepath.Join(t.TempDir(), "out.tvs")
+	code, _, errOut := runCLI("run", prog, filepath.Join(handoffDir, "handoff.tvs"), "--decompose", "--tvs", out, "-q")
 	if code != exitMessages {
 		t.Fatalf("exit %d, want 1 (the program's messages): %s", code, errOut)
 	}
