@@ -473,7 +473,7 @@ func (m *meet) build(extra bool) (*tvl.Structure, [][]int) {
 	// hold is new either (read as 1/2 on an opened outside individual, it
 	// made set_pldi08/cas/nolin/g's assignNew write dle(Head, outside)
 	// = 1/2 where the reference keeps the stored 0).
-	isNew := voc.Lookup(predicates.IsNewName)
+	isNew, instance := voc.Lookup(predicates.IsNewName), voc.Lookup(predicates.InstanceName)
 	unary, binary := voc.OfArity(1), voc.OfArity(2)
 	for a, ta := range tuples {
 		for _, p := range unary {
@@ -493,6 +493,14 @@ func (m *meet) build(extra bool) (*tvl.Structure, [][]int) {
 				v, ok := m.binaryAt(p.Index, ta, tb)
 				if !ok {
 					return nil, nil
+				}
+				if p == instance && !m.relates(ta, tb) {
+					// instance relates a %new or %clone copy to its
+					// original during one action (its post clears it),
+					// so no part relating the two nodes means none is
+					// the other's copy: 0, as the reference's components
+					// show, not the 1/2 of a pair no part knows.
+					v = logic.False
 				}
 				s.SetBinary(p.Index, a, b, v)
 			}

@@ -49,3 +49,18 @@ func (m *meet) binaryAt(pi int, ta, tb []int) (logic.Kleene, bool) {
 	}
 	return v, true
 }
+
+// relates reports whether some part has a say on a binary value from
+// composed individual ta to tb (binaryAt): one that holds both nodes, or
+// any part when keepBinary.
+func (m *meet) relates(ta, tb []int) bool {
+	if m.keepBinary {
+		return true
+	}
+	for l := range m.parts {
+		if ta[l] >= 0 && tb[l] >= 0 {
+			return true
+		}
+	}
+	return false
+}

@@ -210,18 +210,26 @@ func (c *Config) validateSoft() error {
 	default:
 		return fmt.Errorf("--soft-invariants must be off, auto or report, not %q", s.Mode)
 	}
-	if !c.SoftOn() {
+	if !c.SoftOn() && !softByDefault(c) {
 		// (0 and "" are the zero values of front ends without the flags.)
 		if s.Rounds != 0 && s.Rounds != DefaultSoftRounds {
-			return fmt.Errorf("--soft-rounds needs --soft-invariants auto or report")
+			return fmt.Errorf("--soft-rounds needs %s", generatedSoft)
 		}
 		if (s.LocationPattern != "" && s.LocationPattern != predicates.DefaultLocationPattern) || len(s.Preds) > 0 || len(s.Skip) > 0 || s.Out != "" {
-			return fmt.Errorf("--soft-locations, --soft-pred, --soft-skip and --soft-invariants-out need --soft-invariants auto or report")
+			return fmt.Errorf("--soft-locations, --soft-pred, --soft-skip and --soft-invariants-out need %s", generatedSoft)
 		}
-		if (s.From != "" || s.Save != "") && !softByDefault(c) {
-			return fmt.Errorf("--soft-from and --soft-save need generated soft invariants: --soft-invariants auto or report, or an algorithm (.alg) with --collapse-threads")
+		if s.From != "" || s.Save != "" {
+			return fmt.Errorf("--soft-from and --soft-save need %s", generatedSoft)
 		}
 		return nil
+	}
+	if !c.SoftOn() {
+		// An algorithm with --collapse-threads: its front end turns auto
+		// on when loading, so the flags that tune generation apply.
+		if s.Rounds < 0 || s.Rounds == 0 && c.Explicit["soft-rounds"] {
+			return fmt.Errorf("--soft-rounds must be at least 1")
+		}
+		return checkLocationPattern(s.LocationPattern)
 	}
 	if !c.CollapseThreads {
 		return fmt.Errorf("--soft-invariants %s needs --collapse-threads: soft invariants keep what collapsing the threads loses; without it the thread predicates are abstraction predicates and threads keep their properties anyway", s.Mode)
@@ -232,7 +240,20 @@ func (c *Config) validateSoft() error {
 	if s.Rounds < 1 {
 		return fmt.Errorf("--soft-rounds must be at least 1")
 	}
-	if err := predicates.CheckLocationPattern(s.LocationPattern); err != nil {
+	return checkLocationPattern(s.LocationPattern)
+}
+
+// generatedSoft is what a flag that tunes generated soft invariants
+// needs: where they are generated.
+const generatedSoft = "generated soft invariants: --soft-invariants auto or report, or an algorithm (.alg) with --collapse-threads"
+
+// checkLocationPattern checks --soft-locations ("" is the zero value of
+// front ends without the flag: the default).
+func checkLocationPattern(pattern string) error {
+	if pattern == "" {
+		pattern = predicates.DefaultLocationPattern
+	}
+	if err := predicates.CheckLocationPattern(pattern); err != nil {
 		return fmt.Errorf("--soft-locations: %v", err)
 	}
 	return nil
@@ -307,7 +328,7 @@ func (c *Config) LoadConfig() tvp.LoadConfig {
 	if c.SoftOn() {
 		cfg.Soft = &predicates.SoftConfig{LocationPattern: c.Soft.LocationPattern, Preds: c.Soft.Preds, Skip: c.Soft.Skip}
 		if set := c.Soft.set; set != nil {
-			cfg.Soft.Only = set.only()
+			cfg.Soft.Only, cfg.Soft.Saved = set.only(), true
 			cfg.Soft.Pairs = append([]predicates.SoftPair(nil), set.Pairs...)
 		}
 	}

@@ -63,7 +63,7 @@ func TestValidate(t *testing.T) {
 		{func(c *Config) { c.Abs, c.NonAbs = []string{"x"}, []string{"x"} }, "predicate x is given to both --abs and --nonabs"},
 		{func(c *Config) { c.Soft.Mode = SoftAuto }, "--soft-invariants auto needs --collapse-threads"},
 		{func(c *Config) { c.Soft.Mode, c.CollapseThreads, c.Join = SoftAuto, true, "conc" }, "--soft-invariants cannot be used with --join conc"},
-		{func(c *Config) { c.Soft.Rounds = 2 }, "--soft-rounds needs --soft-invariants auto or report"},
+		{func(c *Config) { c.Soft.Rounds = 2 }, "--soft-rounds needs generated soft invariants: --soft-invariants auto or report, or an algorithm (.alg) with --collapse-threads"},
 	} {
 		cfg := Defaults("p.tvp")
 		c.change(&cfg)

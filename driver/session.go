@@ -261,6 +261,8 @@ func (s *Session) refine(ctx context.Context, res *Result, out *Outcome) (*Resul
 	cfg := s.Config.LoadConfig()
 	soft := newSoftResult(out.Program.SoftInvariants, res, nil)
 	s.noteSavedSet(soft.Set)
+	// The saved set's pairs that no longer apply are left out from now on.
+	cfg.Soft.Pairs = slices.DeleteFunc(cfg.Soft.Pairs, func(p predicates.SoftPair) bool { return slices.Contains(soft.Set.Stale, p) })
 	var err error
 	for len(soft.Rounds) < s.Config.Soft.Rounds && !Verified(res) && (!res.Incomplete || res.StoppedOnMessage) {
 		s.hooks.progressDone()
@@ -268,7 +270,6 @@ func (s *Session) refine(ctx context.Context, res *Result, out *Outcome) (*Resul
 			// The saved set did not suffice: every soft invariant from
 			// now on, with the set's pairs that still apply.
 			cfg.Soft.Only = nil
-			cfg.Soft.Pairs = slices.DeleteFunc(cfg.Soft.Pairs, func(p predicates.SoftPair) bool { return slices.Contains(soft.Set.Stale, p) })
 			fmt.Fprintf(s.hooks.log(), "soft invariants: round %d (the saved set): %s; round %d generates them all, with the set's %d pair(s)\n",
 				len(soft.Rounds), Verdict(res), len(soft.Rounds)+1, len(cfg.Soft.Pairs))
 		} else {
@@ -335,7 +336,11 @@ func (s *Session) noteSavedSet(set *predicates.SoftInvariants) {
 	if saved == nil {
 		return
 	}
-	fmt.Fprintf(s.hooks.log(), "soft invariants: round 1 generated the saved set %s: %d of its %d\n", saved.Path, len(set.Invariants), len(saved.Names))
+	if len(saved.Names) == 0 {
+		fmt.Fprintf(s.hooks.log(), "soft invariants: round 1 generated them all, with the %d pair(s) of the saved set %s\n", len(saved.Pairs)-len(set.Stale), saved.Path)
+	} else {
+		fmt.Fprintf(s.hooks.log(), "soft invariants: round 1 generated the saved set %s: %d of its %d\n", saved.Path, len(set.Invariants), len(saved.Names))
+	}
 	if len(set.Stale) > 0 {
 		fmt.Fprintf(s.hooks.log(), "soft invariants: %s: %d pair(s) name no location or thread predicate of the program, left out (first: %s %s %s)\n",
 			saved.Path, len(set.Stale), set.Stale[0].Location, set.Stale[0].Q, set.Stale[0].P)

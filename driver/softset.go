@@ -29,6 +29,10 @@ import (
 //	pair LOCATION Q P G the same, guarded by G (predicates.SoftPair)
 //	held NAME           a soft invariant to generate (if[L,p], nif[L,p],
 //	                    if[L,q,p], ...)
+//
+// A set of pairs alone (no held line) is a seed for the refinement: its
+// first round generates every soft invariant, with the conditional ones
+// of its pairs, as a later round of a run from scratch would.
 
 // SoftSet is a saved soft-invariant set.
 type SoftSet struct {
@@ -93,14 +97,19 @@ func ParseSoftSet(path string, data []byte) (*SoftSet, error) {
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("%s:%d: %v", path, line+1, err)
 	}
-	if len(set.Names) == 0 {
-		return nil, fmt.Errorf("%s: no soft invariants (held lines) in the set", path)
+	if len(set.Names) == 0 && len(set.Pairs) == 0 {
+		return nil, fmt.Errorf("%s:%d:1: the set is empty: a set needs held lines (the soft invariants to generate) or pair lines (the pairs of thread predicates whose conditional soft invariants to generate, with all the others); for no set, --soft-from none", path, max(line, 1))
 	}
 	return set, nil
 }
 
-// only is the set's names as SoftConfig.Only wants them.
+// only is the set's names as SoftConfig.Only wants them; nil for a set of
+// pairs alone, which restricts nothing: every soft invariant is
+// generated, with the set's pairs.
 func (set *SoftSet) only() map[string]bool {
+	if len(set.Names) == 0 {
+		return nil
+	}
 	m := make(map[string]bool, len(set.Names))
 	for _, n := range set.Names {
 		m[n] = true

@@ -21,12 +21,32 @@ func TestParseSoftSet(t *testing.T) {
 		"held a\npair push9 has[ss]\n": "x.soft:2:1: a pair line is: pair LOCATION Q P, or pair LOCATION Q P G",
 		"  held\n":                     "x.soft:1:3: a held line is: held NAME",
 		"held a\nkeep b\n":             `x.soft:2:1: "keep": a line of a soft-invariant set starts with pair or held`,
-		"# nothing\npair a b c\n":      "x.soft: no soft invariants (held lines) in the set",
+		"# nothing\n\n":                "x.soft:2:1: the set is empty: a set needs held lines (the soft invariants to generate) or pair lines (the pairs of thread predicates whose conditional soft invariants to generate, with all the others); for no set, --soft-from none",
+		"":                             "x.soft:1:1: the set is empty: a set needs held lines (the soft invariants to generate) or pair lines (the pairs of thread predicates whose conditional soft invariants to generate, with all the others); for no set, --soft-from none",
 	} {
 		_, err := ParseSoftSet("x.soft", []byte(text))
 		if err == nil || err.Error() != want {
 			t.Errorf("%q: error %v, want %q", text, err, want)
 		}
+	}
+}
+
+// A set of pairs alone is a seed: it parses, and restricts nothing (no
+// Only), so the first round generates every soft invariant with its
+// pairs, which the loader takes leniently, as a saved set's.
+func TestParseSoftSetPairsOnly(t *testing.T) {
+	set, err := ParseSoftSet("x.soft", []byte("# a seed\npair a b c\npair d e f g\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(set.Pairs) != 2 || len(set.Names) != 0 || set.only() != nil {
+		t.Errorf("parsed %+v, only %v; want 2 pairs, no names, no Only", set, set.only())
+	}
+	c := Defaults("x.alg")
+	c.Soft.Mode, c.CollapseThreads, c.Soft.set = SoftAuto, true, set
+	soft := c.LoadConfig().Soft
+	if soft.Only != nil || !soft.Saved || len(soft.Pairs) != 2 {
+		t.Errorf("load configuration %+v; want no Only, Saved, 2 pairs", soft)
 	}
 }
 
@@ -45,7 +65,7 @@ func TestSoftSetFlagsNeedGeneration(t *testing.T) {
 	}
 }
 
-// Any text either parses into a set with held names or gives a
+// Any text either parses into a set with held names or pairs or gives a
 // positioned error; it never panics.
 func FuzzParseSoftSet(f *testing.F) {
 	f.Add([]byte("# x\npair push9 has[ss] doneLP\nheld if[push9,has[ss]]\n"))
@@ -59,8 +79,8 @@ func FuzzParseSoftSet(f *testing.F) {
 			}
 			return
 		}
-		if len(set.Names) == 0 {
-			t.Fatal("a set without held names parsed")
+		if len(set.Names) == 0 && len(set.Pairs) == 0 {
+			t.Fatal("a set without held names or pairs parsed")
 		}
 		for _, p := range set.Pairs {
 			if p.Location == "" || p.Q == "" || p.P == "" {

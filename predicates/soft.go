@@ -51,6 +51,12 @@ type SoftConfig struct {
 	// as an error, the pairs that no longer name a location or two thread
 	// predicates of the program.
 	Only map[string]bool
+	// Saved says that Pairs come from a saved set, as Only does: a pair
+	// that no longer names a location or two thread predicates of the
+	// program is then listed in Stale, not an error. (A set of pairs
+	// alone has no Only: every soft invariant is generated, with its
+	// pairs.)
+	Saved bool
 }
 
 // SoftPair names two thread predicates Q and P whose conditional soft
@@ -201,11 +207,13 @@ type SoftInvariants struct {
 	// Skipped names the soft invariants not generated because the model
 	// already has a predicate of that name.
 	Skipped []string
-	// Stale are the pairs of a saved set (SoftConfig.Only) that name no
-	// location or thread predicate of the program: left out.
+	// Stale are the pairs of a saved set (SoftConfig.Only, Saved) that
+	// name no location or thread predicate of the program: left out.
 	Stale []SoftPair
-	// only is SoftConfig.Only.
-	only map[string]bool
+	// only is SoftConfig.Only; saved tells that the pairs come from a
+	// saved set (Only or Saved).
+	only  map[string]bool
+	saved bool
 }
 
 // SoftError is a bad soft-invariant configuration.
@@ -335,7 +343,7 @@ func (v *Vocabulary) AddSoftInvariants(cfg SoftConfig) (*SoftInvariants, error) 
 	if err := CheckLocationPattern(pattern); err != nil {
 		return nil, &SoftError{Msg: err.Error()}
 	}
-	set := &SoftInvariants{Pattern: pattern, only: cfg.Only}
+	set := &SoftInvariants{Pattern: pattern, only: cfg.Only, saved: cfg.Only != nil || cfg.Saved}
 	set.Locations, set.LocationNames = v.LocationPredicates(pattern)
 	if len(set.Locations) == 0 {
 		return nil, softErrorf("no location predicates: no unary predicate matches the pattern %s", pattern)
@@ -426,7 +434,7 @@ func (set *SoftInvariants) addPairs(v *Vocabulary, pairs []SoftPair) error {
 	stated := ruleClauses(v)
 	for _, pr := range pairs {
 		i := slices.Index(set.LocationNames, pr.Location)
-		if i < 0 && set.only == nil {
+		if i < 0 && !set.saved {
 			return softErrorf("soft invariant pair at %s: no location predicate of that name", pr.Location)
 		}
 		var q, p, g *Predicate
@@ -442,7 +450,7 @@ func (set *SoftInvariants) addPairs(v *Vocabulary, pairs []SoftPair) error {
 			}
 		}
 		badGuard := pr.G != "" && (g == nil || g == q || g == p)
-		if (i < 0 || q == nil || p == nil || q == p || badGuard) && set.only != nil {
+		if (i < 0 || q == nil || p == nil || q == p || badGuard) && set.saved {
 			set.Stale = append(set.Stale, pr)
 			continue
 		}

@@ -3,7 +3,6 @@ package main
 import (
 	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 )
@@ -18,13 +17,7 @@ import (
 // component at li_3 the reference has not (890 in all). About 20
 // seconds, so only with TVLA_LONG_TESTS=1.
 func TestDcasUnframedAsTheReference(t *testing.T) {
-	src := filepath.Join(refDecomposition, "linearization", "set_pldi08", "dcas")
-	if _, err := os.Stat(src); err != nil {
-		t.Skip("no reference examples at " + refDecomposition)
-	}
-	if os.Getenv("TVLA_LONG_TESTS") == "" {
-		t.Skip("a long run: set TVLA_LONG_TESTS=1")
-	}
+	src := refPath(t, longRun, "linearization", "set_pldi08", "dcas")
 	dir := t.TempDir()
 	for _, f := range []string{"dcas.tvp", "dcas_pred.tvp", "dcas_stat.tvp", "dcas.tvs"} {
 		b, err := os.ReadFile(filepath.Join(src, f))
@@ -43,7 +36,6 @@ func TestDcasUnframedAsTheReference(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	s := runSummary(t, 1, "run", filepath.Join(dir, "dcas.tvp"), filepath.Join(dir, "dcas.tvs"), "--decompose", "--json", "-", "-q")
 	want := map[string]int{
 		"pre_schedule": 35, "l_ready": 25, "l_dispatch": 28, "l_0": 37, "l_1": 28, "l_2": 35, "l_3": 34, "l_00": 20,
 		"ls_check": 50, "ll_dispatch": 34, "l_4": 25, "l_5": 2, "l_6": 2, "l_7": 2, "l_8": 2, "ls_check_1": 37,
@@ -52,9 +44,7 @@ func TestDcasUnframedAsTheReference(t *testing.T) {
 		"l_exit": 20, "lf_2": 2, "lf_3": 23, "li_5": 2, "li_2": 32, "li_3": 25, "li_4": 21, "ld_3": 25, "ld_5": 23,
 		"ld_2": 2,
 	}
-	if got := counts(s); !reflect.DeepEqual(got, want) || s.Messages != 1 {
-		t.Errorf("%d messages, per location %v; want 1, %v", s.Messages, got, want)
-	}
+	refRun{[]string{filepath.Join(dir, "dcas.tvp"), filepath.Join(dir, "dcas.tvs"), "--decompose"}, want, 0, 1}.check(t)
 }
 
 // unframe replaces each framed atom of a %compose disjunct,
@@ -98,14 +88,7 @@ func unframe(text string) (string, int) {
 // predicates (engine/join_decomp_alonecoerce.go; 871 before). About 10
 // seconds of CPU, so only with TVLA_LONG_TESTS=1.
 func TestDcasFramedAsTheReference(t *testing.T) {
-	src := filepath.Join(refDecomposition, "linearization", "set_pldi08", "dcas")
-	if _, err := os.Stat(src); err != nil {
-		t.Skip("no reference examples at " + refDecomposition)
-	}
-	if os.Getenv("TVLA_LONG_TESTS") == "" {
-		t.Skip("a long run: set TVLA_LONG_TESTS=1")
-	}
-	s := runSummary(t, 1, "run", filepath.Join(src, "dcas.tvp"), filepath.Join(src, "dcas.tvs"), "--decompose", "--json", "-", "-q")
+	src := refPath(t, longRun, "linearization", "set_pldi08", "dcas")
 	want := map[string]int{
 		"pre_schedule": 37, "l_ready": 27, "l_dispatch": 28, "l_0": 37, "l_1": 28, "l_2": 35, "l_3": 36, "l_00": 20,
 		"ls_check": 50, "ll_dispatch": 36, "l_4": 29, "l_5": 2, "l_6": 2, "l_7": 2, "l_8": 2, "ls_check_1": 47,
@@ -114,7 +97,5 @@ func TestDcasFramedAsTheReference(t *testing.T) {
 		"l_exit": 20, "lf_2": 2, "lf_3": 23, "li_5": 2, "li_2": 34, "li_3": 25, "li_4": 21, "ld_3": 25, "ld_5": 23,
 		"ld_2": 2,
 	}
-	if got := counts(s); !reflect.DeepEqual(got, want) || s.Messages != 1 {
-		t.Errorf("%d messages, per location %v; want 1, %v", s.Messages, got, want)
-	}
+	refRun{[]string{filepath.Join(src, "dcas.tvp"), filepath.Join(src, "dcas.tvs"), "--decompose"}, want, 0, 1}.check(t)
 }

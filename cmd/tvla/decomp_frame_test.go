@@ -1,9 +1,7 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
-	"reflect"
 	"testing"
 )
 
@@ -18,21 +16,12 @@ import (
 // taken out); meeting the framed results whole with the results alone
 // 1,444. About two minutes, so only with TVLA_LONG_TESTS=1.
 func TestDcasOthreadAsTheReference(t *testing.T) {
-	if _, err := os.Stat(refDecomposition); err != nil {
-		t.Skip("no reference examples at " + refDecomposition)
-	}
-	if os.Getenv("TVLA_LONG_TESTS") == "" {
-		t.Skip("a long run: set TVLA_LONG_TESTS=1")
-	}
-	dir := filepath.Join(refDecomposition, "linearization", "set_pldi08", "dcas", "othread")
-	s := runSummary(t, 1, "run", filepath.Join(dir, "dcas.tvp"), filepath.Join(dir, "dcas.tvs"), "--decompose", "--json", "-", "-q")
+	dir := refPath(t, longRun, "linearization", "set_pldi08", "dcas", "othread")
 	want := map[string]int{
 		"pre_schedule": 70, "l_ready": 46, "l_dispatch": 50, "l_00": 43, "l_0": 46, "l_2": 64, "l_3": 72, "l_8": 46,
 		"l_00a": 40, "l_1": 52, "ll_dispatch": 91, "l_4": 45, "li_1": 73, "ld_1": 74, "lf_1": 74, "lis_0": 73,
 		"lis_1": 16, "l_ver": 31, "lds_0": 8, "lds_1": 8, "lfs_0": 8, "lfs_1": 8, "l_exit": 31, "lf_3": 8, "lf_4": 8,
 		"li_5": 57, "li_2": 85, "li_3": 8, "li_check_lin": 14, "li_4": 16, "li_6": 57, "ld_3": 46, "ld_5": 8, "ld_6": 8,
 	}
-	if got := counts(s); !reflect.DeepEqual(got, want) || s.Messages != 1 {
-		t.Errorf("%d messages, per location %v; want 1, %v", s.Messages, got, want)
-	}
+	refRun{[]string{filepath.Join(dir, "dcas.tvp"), filepath.Join(dir, "dcas.tvs"), "--decompose"}, want, 0, 1}.check(t)
 }

@@ -1,9 +1,7 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 )
@@ -20,15 +18,7 @@ import (
 // implemented the run went on without a breach (3,005 components at
 // -ms 3000). About a minute of CPU, so only with TVLA_LONG_TESTS=1.
 func TestCasNolinGAsTheReference(t *testing.T) {
-	if _, err := os.Stat(refDecomposition); err != nil {
-		t.Skip("no reference examples at " + refDecomposition)
-	}
-	if os.Getenv("TVLA_LONG_TESTS") == "" {
-		t.Skip("a long run: set TVLA_LONG_TESTS=1")
-	}
-	dir := filepath.Join(refDecomposition, "linearization", "set_pldi08", "cas", "nolin", "g")
-	s := runSummary(t, 1, "run", filepath.Join(dir, "cas.tvp"), filepath.Join(dir, "cas.tvs"),
-		"--props", filepath.Join(dir, "cas.properties"), "--json", "-", "-q")
+	dir := refPath(t, longRun, "linearization", "set_pldi08", "cas", "nolin", "g")
 	want := map[string]int{
 		"fixpoint": 502, "ready": 131, "tmp": 502, "l_dispatch": 133, "l_0": 36, "l_00a": 48, "l_2": 48,
 		"l_3": 78, "ld_2a": 50, "ld_3a": 50, "l_00": 291, "l_00p": 267, "l_1": 51, "l_1p": 15, "l_2p": 18,
@@ -36,9 +26,7 @@ func TestCasNolinGAsTheReference(t *testing.T) {
 		"ld_1": 14, "lf_1": 14, "l_exit": 96, "lf_2": 8, "lf_3": 14, "li_5": 8, "li_2": 14, "li_3": 16,
 		"li_4a": 22, "li_4": 22, "ld_5": 14, "ld_2": 8, "ld_2p": 14, "ld_3": 14, "ld_3succ": 14, "ld_4": 30,
 	}
-	if got := counts(s); !reflect.DeepEqual(got, want) || s.Messages != 1 || s.StructuresStored != 2778 {
-		t.Errorf("%d stored, %d messages, per location %v; want 2778, 1, %v", s.StructuresStored, s.Messages, got, want)
-	}
+	s := refRun{[]string{filepath.Join(dir, "cas.tvp"), filepath.Join(dir, "cas.tvs"), "--props", filepath.Join(dir, "cas.properties")}, want, 2778, 1}.check(t)
 	if !strings.Contains(s.StopReason, "x_i= new T() at l_00a") {
 		t.Errorf("stop reason %q; want the breach after x_i= new T() at l_00a", s.StopReason)
 	}

@@ -1,9 +1,7 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 )
@@ -16,8 +14,6 @@ import (
 // own linearisability models of a producer-consumer buffer and of
 // Treiber's stack with unboundedly many threads.
 func TestPsetSymmetryAsTheReference(t *testing.T) {
-	dtvla := "tvla.engine.type = dtvla\ntvla.engine.autoResolveType = false\n"
-	own := filepath.Join("..", "..", "abstraction", "testdata", "decompose")
 	handoff := map[string]int{"run": 37, "sched": 37, "L_idle": 48, "L_made": 44, "L_held": 44}
 	for _, c := range []struct {
 		name, prog, input string
@@ -29,14 +25,14 @@ func TestPsetSymmetryAsTheReference(t *testing.T) {
 		// Two threads: the reference stores only t1's components; with
 		// one action per member and no identification we stored twice
 		// as many, and raised twice as many messages.
-		{"handoff, two threads", filepath.Join(own, "handoff.tvp"), filepath.Join(own, "handoff.tvs"), nil, handoff, 210, 132, false},
+		{"handoff, two threads", filepath.Join(handoffDir, "handoff.tvp"), filepath.Join(handoffDir, "handoff.tvs"), nil, handoff, 210, 132, false},
 		// Three: the same components (t1's hide the others), each
 		// composed with either other thread: twice the messages.
-		{"handoff, three threads", filepath.Join(own, "handoff.tvp"), filepath.Join(own, "handoff.tvs"), []string{"-DTHREE"}, handoff, 210, 264, false},
+		{"handoff, three threads", filepath.Join(handoffDir, "handoff.tvp"), filepath.Join(handoffDir, "handoff.tvs"), []string{"-DTHREE"}, handoff, 210, 264, false},
 		// take's %compose in set_pldi08's style, an equivalence and
 		// negated atoms beside the other thread's atom: the same.
-		{"handoff, a framing %compose", filepath.Join(own, "handoff.tvp"), filepath.Join(own, "handoff.tvs"), []string{"-DFRAME"}, handoff, 210, 132, false},
-		{"handoff, a framing %compose, three threads", filepath.Join(own, "handoff.tvp"), filepath.Join(own, "handoff.tvs"), []string{"-DFRAME", "-DTHREE"}, handoff, 210, 264, false},
+		{"handoff, a framing %compose", filepath.Join(handoffDir, "handoff.tvp"), filepath.Join(handoffDir, "handoff.tvs"), []string{"-DFRAME"}, handoff, 210, 132, false},
+		{"handoff, a framing %compose, three threads", filepath.Join(handoffDir, "handoff.tvp"), filepath.Join(handoffDir, "handoff.tvs"), []string{"-DFRAME", "-DTHREE"}, handoff, 210, 264, false},
 		{"linearization/cons", "linearization/cons/cons.tvp", "linearization/cons/cons.tvs", nil, map[string]int{
 			"l_ready": 31, "l_dispatch": 34, "l_00": 37, "ll_dispatch": 37, "li_0": 34, "ld_1": 34, "li_1": 39,
 			"li_0p": 34, "li_2": 10, "l_exit": 37, "ld_3": 39, "ld_2": 25, "ld_2p": 10,
@@ -54,28 +50,16 @@ func TestPsetSymmetryAsTheReference(t *testing.T) {
 		}, 764, 0, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			if c.total > 700 && testing.Short() {
-				t.Skip("a run of seconds")
+			length := quickRun
+			if c.total > 700 {
+				length = secondRun
 			}
+			skipUnless(t, length)
 			prog, input := c.prog, c.input
 			if c.ref {
-				if _, err := os.Stat(refDecomposition); err != nil {
-					t.Skip("no reference examples at " + refDecomposition)
-				}
-				prog, input = filepath.Join(refDecomposition, prog), filepath.Join(refDecomposition, input)
+				prog, input = refPath(t, length, prog), refPath(t, length, input)
 			}
-			args := []string{"run", prog, input, "-props", propsFile(t, dtvla)}
-			args = append(append(args, c.args...), "--json", "-", "-q")
-			code := 0
-			if c.messages > 0 {
-				code = 1
-			}
-			s := runSummary(t, code, args...)
-			got := counts(s)
-			if !reflect.DeepEqual(got, c.want) || s.StructuresStored != c.total || s.Messages != c.messages {
-				t.Errorf("%d stored, %d messages, per location %v; the reference: %d, %d, %v",
-					s.StructuresStored, s.Messages, got, c.total, c.messages, c.want)
-			}
+			refRun{append([]string{prog, input, "-props", propsFile(t, dtvla)}, c.args...), c.want, c.total, c.messages}.check(t)
 		})
 	}
 }
@@ -86,17 +70,10 @@ func TestPsetSymmetryAsTheReference(t *testing.T) {
 // %pset, exit 2 (TVLA 3 stops with an internal error); the classic
 // engine, which instantiates the first member only, runs it.
 func TestPsetAsymmetricRefused(t *testing.T) {
-	dir := filepath.Join("..", "..", "abstraction", "testdata", "decompose")
-	text, err := os.ReadFile(filepath.Join(dir, "handoff.tvp"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmp := t.TempDir()
-	prog := filepath.Join(tmp, "asym.tvp")
-	if err := os.WriteFile(prog, []byte(strings.Replace(string(text), "%p marked(v)\n", "%p marked(v)\n%p extra[t1](v)\n", 1)), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	input := filepath.Join(dir, "handoff.tvs")
+	prog := handoffVariant(t, "asym.tvp", func(text string) string {
+		return strings.Replace(text, "%p marked(v)\n", "%p marked(v)\n%p extra[t1](v)\n", 1)
+	})
+	input := filepath.Join(handoffDir, "handoff.tvs")
 	code, _, errOut := runCLI("run", prog, input, "--decompose", "-q")
 	want := prog + ":10:1: %pset Threads: predicate extra[t1] has no counterpart extra[t2]"
 	if code != 2 || !strings.Contains(errOut, want) {
@@ -109,20 +86,14 @@ func TestPsetAsymmetricRefused(t *testing.T) {
 // refused at the action, exit 2 (TVLA 3 fails on it with an internal
 // error, docs/decomposition.md).
 func TestComposeDisjunctionRefused(t *testing.T) {
-	dir := filepath.Join("..", "..", "abstraction", "testdata", "decompose")
-	text, err := os.ReadFile(filepath.Join(dir, "handoff.tvp"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	prog := filepath.Join(t.TempDir(), "or.tvp")
-	bad := strings.Replace(string(text), "%compose me(v1) | |/{ (me(v1) <-> (me(v1) | slot(v1)))", "%compose me(v1) | |/{ (me(v1) | slot(v1))", 1)
-	if bad == string(text) {
-		t.Fatal("handoff.tvp has no framing compose clause to change")
-	}
-	if err := os.WriteFile(prog, []byte(bad), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	code, _, errOut := runCLI("run", prog, filepath.Join(dir, "handoff.tvs"), "--decompose", "-D", "FRAME", "-q")
+	prog := handoffVariant(t, "or.tvp", func(text string) string {
+		bad := strings.Replace(text, "%compose me(v1) | |/{ (me(v1) <-> (me(v1) | slot(v1)))", "%compose me(v1) | |/{ (me(v1) | slot(v1))", 1)
+		if bad == text {
+			t.Fatal("handoff.tvp has no framing compose clause to change")
+		}
+		return bad
+	})
+	code, _, errOut := runCLI("run", prog, filepath.Join(handoffDir, "handoff.tvs"), "--decompose", "-D", "FRAME", "-q")
 	want := "action take [t1]: a %compose disjunct must be a conjunction of atoms, negated atoms and equivalences"
 	if code != 2 || !strings.Contains(errOut, prog+":") || !strings.Contains(errOut, want) {
 		t.Errorf("exit %d, stderr %q; want exit 2 and %q", code, errOut, want)
@@ -140,20 +111,11 @@ func TestComposeDisjunctionRefused(t *testing.T) {
 // %compose disjuncts, so framing, which we do not do, is not needed
 // here (docs/decomposition.md).
 func TestDcasNomemberAsTheReference(t *testing.T) {
-	if _, err := os.Stat(refDecomposition); err != nil {
-		t.Skip("no reference examples at " + refDecomposition)
-	}
-	if testing.Short() {
-		t.Skip("a run of seconds")
-	}
-	dir := filepath.Join(refDecomposition, "linearization", "set_pldi08", "dcas", "nomember")
-	s := runSummary(t, 1, "run", filepath.Join(dir, "dcas.tvp"), filepath.Join(dir, "dcas.tvs"), "--decompose", "--json", "-", "-q")
+	dir := refPath(t, secondRun, "linearization", "set_pldi08", "dcas", "nomember")
 	want := map[string]int{
 		"pre_schedule": 41, "l_ready": 26, "l_dispatch": 30, "l_00": 29, "l_0": 26, "l_2": 35, "l_3": 41, "l_8": 26,
 		"l_00a": 26, "l_1": 32, "ll_dispatch": 41, "l_4": 22, "li_1": 31, "ld_1": 31, "lf_1": 31, "l_exit": 30,
 		"lf_3": 8, "li_5": 20, "li_2": 31, "li_3": 8, "li_4": 14, "li_4a": 14, "ld_3": 26, "ld_5": 8,
 	}
-	if got := counts(s); !reflect.DeepEqual(got, want) || s.Messages != 1 {
-		t.Errorf("%d messages, per location %v; want 1, %v", s.Messages, got, want)
-	}
+	refRun{[]string{filepath.Join(dir, "dcas.tvp"), filepath.Join(dir, "dcas.tvs"), "--decompose"}, want, 0, 1}.check(t)
 }

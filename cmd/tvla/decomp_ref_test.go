@@ -3,25 +3,15 @@ package main
 import (
 	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 )
-
-// refDecomposition is the reference distribution's decomposition folder,
-// extracted where the project's scripts put it; tests that need it skip
-// when it is absent (its files are never copied into the project).
-const refDecomposition = "/tmp/tvla-ref/examples/decomposition"
 
 // The reference's decomposition examples under its decomposing engine
 // (tvla.engine.type = dtvla, with the folder's own PROGRAM.properties):
 // the per-location counts and messages TVLA 3 prints
 // (docs/decomposition.md).
 func TestDecompositionExamplesAsTheReference(t *testing.T) {
-	if _, err := os.Stat(refDecomposition); err != nil {
-		t.Skip("no reference examples at " + refDecomposition)
-	}
-	dtvla := "tvla.engine.type = dtvla\ntvla.engine.autoResolveType = false\n"
 	for _, c := range []struct {
 		name, prog, input string
 		args              []string
@@ -70,25 +60,16 @@ func TestDecompositionExamplesAsTheReference(t *testing.T) {
 		{"lists_wcc/reverse", "lists_wcc/reverse.tvp", "lists_wcc/sll.tvs", []string{"-DDISABLE_NON_NULL"}, nil, 213, 0},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			if c.total > 1000 && testing.Short() {
-				t.Skip("a run of seconds")
+			length := quickRun
+			if c.total > 1000 {
+				length = secondRun
 			}
-			if strings.HasSuffix(c.name, "(long)") && os.Getenv("TVLA_LONG_TESTS") == "" {
-				t.Skip("a long run: set TVLA_LONG_TESTS=1")
+			if strings.HasSuffix(c.name, "(long)") {
+				length = longRun
 			}
-			args := []string{"run", filepath.Join(refDecomposition, c.prog), filepath.Join(refDecomposition, c.input),
-				"-props", propsFile(t, dtvla)}
-			args = append(append(args, c.args...), "--json", "-", "-q")
-			code := 0
-			if c.messages > 0 {
-				code = 1
-			}
-			s := runSummary(t, code, args...)
-			got := counts(s)
-			if (c.want != nil && !reflect.DeepEqual(got, c.want)) || s.StructuresStored != c.total || s.Messages != c.messages {
-				t.Errorf("%d stored, %d messages, per location %v; the reference: %d, %d, %v",
-					s.StructuresStored, s.Messages, got, c.total, c.messages, c.want)
-			}
+			prog := refPath(t, length, c.prog)
+			args := append([]string{prog, refPath(t, length, c.input), "-props", propsFile(t, dtvla)}, c.args...)
+			refRun{args, c.want, c.total, c.messages}.check(t)
 		})
 	}
 }
@@ -99,19 +80,13 @@ func TestDecompositionExamplesAsTheReference(t *testing.T) {
 // does not break (docs/reference-differences.md). We stored 202 here
 // before; the reference's counts per location.
 func TestModularQueueAsTheReference(t *testing.T) {
-	if _, err := os.Stat(refDecomposition); err != nil {
-		t.Skip("no reference examples at " + refDecomposition)
-	}
-	dir := filepath.Join(refDecomposition, "linearization_nbq", "unbounded", "modular")
-	s := runSummary(t, 0, "run", filepath.Join(dir, "nbq.tvp"), filepath.Join(dir, "nbq.tvs"), "--json", "-", "-q")
+	dir := refPath(t, quickRun, "linearization_nbq", "unbounded", "modular")
 	want := map[string]int{
 		"pre_schedule": 45, "l_ready": 44, "li_1": 3, "li_2a": 3, "li_3": 3, "li_4": 3, "li_5": 3, "li_7": 3,
 		"li_8": 3, "li_2": 3, "li_exit": 3, "ld_1": 3, "ld_1a": 3, "ld_2": 3, "ld_3": 3, "ld_4": 4, "ld_5": 4,
 		"ld_8": 3, "ld_6": 1, "ld_exit": 1, "l_dispatch": 3,
 	}
-	if got := counts(s); !reflect.DeepEqual(got, want) || s.StructuresStored != 144 || s.Messages != 0 {
-		t.Errorf("%d stored, %d messages, per location %v; the reference: 144, 0, %v", s.StructuresStored, s.Messages, got, want)
-	}
+	refRun{[]string{filepath.Join(dir, "nbq.tvp"), filepath.Join(dir, "nbq.tvs")}, want, 144, 0}.check(t)
 }
 
 // The reference's Michael-Scott queue model with its producer/consumer
@@ -121,12 +96,7 @@ func TestModularQueueAsTheReference(t *testing.T) {
 // neither tool reads): the reference's components at every location
 // (docs/decomposition-threads.md).
 func TestProducerConsumerQueueAsTheReference(t *testing.T) {
-	if _, err := os.Stat(refDecomposition); err != nil {
-		t.Skip("no reference examples at " + refDecomposition)
-	}
-	if testing.Short() {
-		t.Skip("a run of seconds")
-	}
+	prog := refPath(t, secondRun, "linearization_nbq", "nbq.tvp")
 	const input = `%n = {uh, tc1, tp1}
 %p = {
   ready = {tc1, tp1}
@@ -147,8 +117,6 @@ func TestProducerConsumerQueueAsTheReference(t *testing.T) {
 	if err := os.WriteFile(in, []byte(input), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s := runSummary(t, 0, "run", filepath.Join(refDecomposition, "linearization_nbq", "nbq.tvp"), in,
-		"--decompose", "-DKNUM(1)", "--json", "-", "-q")
 	want := map[string]int{
 		"pre_schedule": 173, "l_ready": 98, "l_dispatch_p1": 84, "li_1_p1": 84, "li_2a_p1": 84, "li_3_p1": 84,
 		"li_4_p1": 84, "li_5_p1": 84, "li_7_p1": 84, "li_8_p1": 86, "li_2_p1": 84, "lis_1_p1": 42, "lis_2_p1": 42,
@@ -156,7 +124,5 @@ func TestProducerConsumerQueueAsTheReference(t *testing.T) {
 		"ld_3_c1": 36, "ld_4_c1": 47, "ld_5_c1": 47, "ld_8_c1": 36, "lds_1a_c1": 42, "ld_6_c1": 35, "ld_ver_c1": 42,
 		"ld_7_c1": 20, "lds_1_c1": 35, "lds_2_c1": 35, "lds_3_c1": 35, "ld_exit_c1": 42,
 	}
-	if got := counts(s); !reflect.DeepEqual(got, want) || s.StructuresStored != 1763 || s.Messages != 0 {
-		t.Errorf("%d stored, %d messages, per location %v; the reference: 1763, 0, %v", s.StructuresStored, s.Messages, got, want)
-	}
+	refRun{[]string{prog, in, "--decompose", "-DKNUM(1)"}, want, 1763, 0}.check(t)
 }

@@ -176,10 +176,10 @@ func TestSoftInvariantsBadFlags(t *testing.T) {
 		{[]string{"--soft-invariants", "auto"}, "--soft-invariants auto needs --collapse-threads"},
 		{[]string{"--soft-invariants", "report"}, "--soft-invariants report needs --collapse-threads"},
 		{[]string{"--soft-invariants", "maybe", "--collapse-threads"}, `--soft-invariants must be off, auto or report, not "maybe"`},
-		{[]string{"--soft-pred", "p", "--collapse-threads"}, "need --soft-invariants auto or report"},
-		{[]string{"--soft-invariants-out", "x.tvp"}, "need --soft-invariants auto or report"},
-		{[]string{"--soft-rounds", "2"}, "--soft-rounds needs --soft-invariants auto or report"},
-		{[]string{"--soft-rounds", "1", "--collapse-threads"}, "--soft-rounds needs --soft-invariants auto or report"},
+		{[]string{"--soft-pred", "p", "--collapse-threads"}, "need generated soft invariants: --soft-invariants auto or report, or an algorithm (.alg) with --collapse-threads"},
+		{[]string{"--soft-invariants-out", "x.tvp"}, "need generated soft invariants: --soft-invariants auto or report"},
+		{[]string{"--soft-rounds", "2"}, "--soft-rounds needs generated soft invariants: --soft-invariants auto or report, or an algorithm (.alg) with --collapse-threads"},
+		{[]string{"--soft-rounds", "1", "--collapse-threads"}, "--soft-rounds needs generated soft invariants"},
 		{[]string{"--soft-invariants", "auto", "--collapse-threads", "--soft-rounds", "0"}, "--soft-rounds must be at least 1"},
 		{[]string{"--soft-invariants", "auto", "--collapse-threads", "--join", "conc"}, "cannot be used with --join conc"},
 		{[]string{"--soft-invariants", "auto", "--collapse-threads", "--soft-locations", "at"}, "--soft-locations: location pattern \"at\" must have exactly one *"},
@@ -250,5 +250,76 @@ func TestSoftFocusCarries(t *testing.T) {
 	}
 	if s.StructuresStored != 11 {
 		t.Errorf("%d structures stored, want 11", s.StructuresStored)
+	}
+}
+
+// An algorithm with --collapse-threads generates its soft invariants
+// without --soft-invariants auto, so the flags that tune the generation
+// apply to it as they do with auto: --soft-rounds 1 stops the compiled
+// stack, refined from scratch, after its first round (504 generated,
+// stopped at its first false alarm), where two rounds verify. Where
+// nothing generates them (no --collapse-threads, or an explicit
+// --soft-invariants off) the flag is refused, and the error says what
+// would generate them.
+func TestSoftRoundsOnAlgorithm(t *testing.T) {
+	const prog = "../../programs/stack/treiber.alg"
+	s := runSummary(t, exitMessages, "run", prog, "--collapse-threads", "--soft-from", "none", "--soft-rounds", "1", "--json", "-", "-q")
+	si := s.SoftInvariants
+	if si == nil || si.Mode != "auto" || len(si.Rounds) != 1 || si.Rounds[0].Generated != 504 || si.Rounds[0].Held != 218 ||
+		si.Rounds[0].Stored != 740 || si.Rounds[0].Verdict != "stopped at a message (1 in all)" {
+		t.Errorf("--soft-rounds 1: %+v", si)
+	}
+	const want = "tvla: --soft-rounds needs generated soft invariants: --soft-invariants auto or report, or an algorithm (.alg) with --collapse-threads\n"
+	for _, args := range [][]string{
+		{"--soft-rounds", "2"},
+		{"--collapse-threads", "--soft-invariants", "off", "--soft-rounds", "2"},
+	} {
+		code, out, errOut := runCLI(append([]string{"run", prog, "-q"}, args...)...)
+		if code != exitInput || out != "" || errOut != want {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 with %q", args, code, out, errOut, want)
+		}
+	}
+	code, _, errOut := runCLI("run", prog, "-q", "--collapse-threads", "--soft-rounds", "0")
+	if code != exitInput || errOut != "tvla: --soft-rounds must be at least 1\n" {
+		t.Errorf("--soft-rounds 0: exit %d, stderr %q", code, errOut)
+	}
+}
+
+// A saved set of pairs alone is a seed: round 1 generates every soft
+// invariant with the conditional ones of its pairs. On the toggle model
+// the pair at c is what round 2 of a run from scratch adds, so the seeded
+// run verifies in one round with that round's figures (16 generated, 5
+// held, 9 stored); a pair that names nothing of the program is left out,
+// as from any saved set.
+func TestSoftSeedOfPairs(t *testing.T) {
+	seed := filepath.Join(t.TempDir(), "seed.soft")
+	if err := os.WriteFile(seed, []byte("# pairs only\npair c p q\npair nowhere p q\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runCLI("run", toggle, "--collapse-threads", "--soft-invariants", "auto", "--soft-from", seed, "--json", "-")
+	var s driver.Summary
+	if err := json.Unmarshal([]byte(out), &s); code != exitVerified || err != nil {
+		t.Fatalf("exit %d, %v\n%s", code, err, errOut)
+	}
+	si := s.SoftInvariants
+	if !s.Verified || s.StructuresStored != 9 || si == nil || len(si.Rounds) != 1 || si.Rounds[0].Generated != 16 || si.Rounds[0].Conditional != 4 ||
+		!reflect.DeepEqual(si.Held, []string{"nif[a,p]", "nif[a,q]", "nif[b,q]", "if[c,p,q]", "if[c,not[p],not[q]]"}) {
+		t.Errorf("seeded: verified %v, %d stored, %+v", s.Verified, s.StructuresStored, si)
+	}
+	for _, line := range []string{
+		"soft invariants: round 1 generated them all, with the 1 pair(s) of the saved set " + seed + "\n",
+		"soft invariants: " + seed + ": 1 pair(s) name no location or thread predicate of the program, left out (first: nowhere p q)\n",
+	} {
+		if !strings.Contains(errOut, line) {
+			t.Errorf("stderr lacks %q:\n%s", line, errOut)
+		}
+	}
+	empty := filepath.Join(t.TempDir(), "empty.soft")
+	if err := os.WriteFile(empty, []byte("# nothing\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut = runCLI("run", toggle, "-q", "--collapse-threads", "--soft-invariants", "auto", "--soft-from", empty)
+	if want := "tvla: " + empty + ":1:1: the set is empty: a set needs held lines"; code != exitInput || !strings.HasPrefix(errOut, want) {
+		t.Errorf("an empty set: exit %d, stderr %q; want exit 2 with %q", code, errOut, want)
 	}
 }
