@@ -347,59 +347,25 @@ func (d *decomposing) tasks(st *state, loc string, pending []Pending) []task {
 			for j, img := range d.pendingImages(st.e, ed.Action, pd.Structure) {
 				p := pd
 				p.Structure = img
-				tasks = d.appendTasks(tasks, st, task{loc: loc, edge: ed, act: act, pending: p}, plan, pd.Slot*k+j, byName, seen, fz)
+				tasks = d.appendTasks(tasks, st, task{loc: loc, edge: ed, act: act, pending: p}, plan, pd.Slot*k+j, byName, seen, fz, nil)
 			}
 		}
 		if d.sym == nil || len(ed.Action.PSets) == 0 {
 			continue
 		}
-		// The other members' instances: only their applications that
-		// involve a fixed name differ from the first member's (the
-		// members' components are identified).
-		for q := range d.sym.perms {
-			byQ := d.permutedEntries(st, loc, byName, q)
-			seenQ := map[string]bool{}
-			fzQ := newFeasibility(map[*tvl.Structure]*tvl.Structure{}, abstraction.NewMembershipCache())
-			var qt []task
-			for _, pd := range d.byName(now) {
-				images := d.pendingImages(st.e, ed.Action, pd.Structure)
-				if n := d.markerOf(pd.Structure); n >= 0 && d.sym.fixed[n] {
-					images = []*tvl.Structure{d.sym.image(st.e, pd.Structure, d.sym.inv[q])}
-				}
-				for j, img := range images {
-					p := pd
-					p.Structure = img
-					qt = d.appendTasks(qt, st, task{loc: loc, edge: ed, act: act, pending: p, perm: q + 1}, plan, pd.Slot*k+j, byQ, seenQ, fzQ)
-				}
-			}
-			for _, t := range qt {
-				if d.involvesFixed(t) {
-					tasks = append(tasks, t)
-				}
-			}
-		}
+		tasks = append(tasks, d.memberInstanceTasks(st, loc, ed, act, plan, now, byName)...)
 	}
 	return tasks
 }
 
-// involvesFixed: t composes (or runs alone) a component of a name no
-// permutation moves.
-func (d *decomposing) involvesFixed(t task) bool {
-	for _, n := range t.names {
-		if n >= 0 && d.sym.fixed[n] {
-			return true
-		}
-	}
-	return false
-}
-
 // appendTasks appends base's applications: its pending component
 // (entry id) alone, or composed by every disjunct that designates its
-// name with every combination of the disjunct's other names' entries.
-func (d *decomposing) appendTasks(tasks []task, st *state, base task, plan *composePlan, id int, byName [][]symEntry, seen map[string]bool, fz feasibility) []task {
+// name with every combination of the disjunct's other names' entries;
+// with only, those whose names only accepts.
+func (d *decomposing) appendTasks(tasks []task, st *state, base task, plan *composePlan, id int, byName [][]symEntry, seen map[string]bool, fz feasibility, only func([]int) bool) []task {
 	n := d.markerOf(base.pending.Structure)
 	base.disjunct, base.ids = -1, []int{id}
-	if n >= 0 && plan.alone[n] {
+	if n >= 0 && plan.alone[n] && (only == nil || only([]int{n})) {
 		alone := base
 		alone.names = []int{n}
 		tasks = append(tasks, alone)
@@ -408,11 +374,14 @@ func (d *decomposing) appendTasks(tasks []task, st *state, base task, plan *comp
 		if n >= 0 {
 			base.names = []int{n}
 		}
+		if only != nil && !only(base.names) {
+			return tasks
+		}
 		return append(tasks, base)
 	}
 	for di, names := range plan.disjuncts {
 		at := slices.Index(names, n)
-		if at < 0 {
+		if at < 0 || only != nil && !only(names) {
 			continue
 		}
 		tasks = d.comboTasks(tasks, st, base, plan, di, at, symEntry{base.pending.Structure, id}, byName, seen, fz)

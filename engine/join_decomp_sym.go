@@ -313,30 +313,48 @@ func (d *decomposing) pendingImages(e *Engine, act *model.Action, s *tvl.Structu
 	return d.sym.cachedOrbit(e, s)
 }
 
-// permutedEntries are byName for the instance of a member's action that
-// perms[q] makes of the first member's: TVLA 3 runs every member's
-// instance, identifying the components of members' names up to a
-// permutation but storing the components of a name no permutation moves
-// (a rest of the heap) as they are. The instance of member q on stored
-// X is perms[q] of the first member's on perms[q]'s inverse of X: the
-// members' names' entries are the same (their orbits), those of a fixed
-// name are the stored components under the inverse.
-func (d *decomposing) permutedEntries(st *state, loc string, byName [][]symEntry, q int) [][]symEntry {
-	set := st.sets[loc]
+// memberInstanceTasks are the applications of the other members'
+// instances of a member's action on edge ed that differ from the first
+// member's: those that compose or open a component of a fixed name
+// (those of members' names only give members' components, identified
+// anyway). Member q's instance on stored X is the first member's on X
+// permuted by q's inverse, its results permuted by q (task.perm): the
+// members' names' entries are their orbits, as the first member's, and
+// a fixed name's are the stored components' images under q's inverse.
+func (d *decomposing) memberInstanceTasks(st *state, loc string, ed *model.Edge, act *abstraction.Action, plan *composePlan, now []Pending, byName [][]symEntry) []task {
 	k := d.orbitSize()
-	out := make([][]symEntry, len(byName))
-	copy(out, byName)
-	inv := d.sym.inv[q]
-	for n := range out {
-		if d.sym.fixed[n] {
-			out[n] = nil
-		}
+	hasFixed := func(names []int) bool {
+		return slices.ContainsFunc(names, func(n int) bool { return n >= 0 && d.sym.fixed[n] })
 	}
-	for slot, n := range d.names[loc] {
-		if n < 0 || !d.sym.fixed[n] {
-			continue
+	set := st.sets[loc]
+	var out []task
+	for q := range d.sym.perms {
+		inv := d.sym.inv[q]
+		byQ := make([][]symEntry, len(byName))
+		copy(byQ, byName)
+		for n := range byQ {
+			if d.sym.fixed[n] {
+				byQ[n] = nil
+			}
 		}
-		out[n] = append(out[n], symEntry{d.sym.image(st.e, set.current(slot), inv), slot * k})
+		for slot, n := range d.names[loc] {
+			if n >= 0 && d.sym.fixed[n] {
+				byQ[n] = append(byQ[n], symEntry{d.sym.image(st.e, set.current(slot), inv), slot * k})
+			}
+		}
+		seen := map[string]bool{}
+		fz := newFeasibility(map[*tvl.Structure]*tvl.Structure{}, abstraction.NewMembershipCache())
+		for _, pd := range d.byName(now) {
+			images := d.pendingImages(st.e, ed.Action, pd.Structure)
+			if n := d.markerOf(pd.Structure); n >= 0 && d.sym.fixed[n] {
+				images = []*tvl.Structure{d.sym.image(st.e, pd.Structure, inv)}
+			}
+			for j, img := range images {
+				p := pd
+				p.Structure = img
+				out = d.appendTasks(out, st, task{loc: loc, edge: ed, act: act, pending: p, perm: q + 1}, plan, pd.Slot*k+j, byQ, seen, fz, hasFixed)
+			}
+		}
 	}
 	return out
 }
