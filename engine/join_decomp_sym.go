@@ -22,11 +22,16 @@ import (
 // stores the component of the first member only (observed on
 // linearization/cons: every stored component has dname[t1]; instantiated
 // for every member without the identification, the counts and messages
-// are exactly twice its own). We store one representative per orbit and
-// run an action's first-member instance on every member of a pending
-// component's orbit, with the stored components' orbits as partners:
-// the action of member m on a structure is the first member's action on
-// the structure permuted, permuted back.
+// are exactly twice its own). It does not identify the components of a
+// name no permutation moves (a rest of the heap), which may keep a
+// member's predicate at 1/2 (linearization_nbq/unbounded/nbq). We store
+// one representative per orbit of a member's component, and a fixed
+// name's components as they are; an action's first-member instance runs
+// on every member of a pending component's orbit, with the members'
+// stored components' orbits and the fixed names' stored components as
+// partners, and the other members' instances on what involves a fixed
+// name (memberInstanceTasks): the action of member m on a structure is
+// the first member's action on the structure permuted, permuted back.
 type symmetry struct {
 	// perms are the non-identity permutations, each as the predicate
 	// renaming it induces (a bijection of the vocabulary's predicates).
@@ -261,8 +266,9 @@ type symEntry struct {
 }
 
 // entries are, per name, the stored components of loc's set that a
-// composition may take, the images of each under the permutations
-// included.
+// composition may take: for a member's name, the images of each under
+// the permutations included; for a fixed name, the components as
+// stored.
 func (d *decomposing) entries(st *state, loc string) [][]symEntry {
 	set := st.sets[loc]
 	d.refreshNames(st, loc)
