@@ -257,10 +257,11 @@ func benchEmbed(o options, c benchCase, scratch string) string {
 	e := c.entry
 	summary := filepath.Join(scratch, "embed.json")
 	os.Remove(summary)
-	args := []string{"embed", filepath.Join(o.root, c.program)}
-	for _, d := range e.Defines() {
-		args = append(args, "-D", d)
+	embedArgs, err := e.EmbedArgs()
+	if err != nil {
+		return err.Error()
 	}
+	args := append([]string{"embed", filepath.Join(o.root, c.program)}, embedArgs...)
 	args = append(args, "--copies", fmt.Sprint(e.Embed.Copies), "--threads", fmt.Sprint(e.Embed.Threads),
 		"--max-depth", fmt.Sprint(e.Embed.Depth), "-q", "--json", summary)
 	cmd := exec.Command(o.bin, args...)

@@ -97,8 +97,7 @@ var algTraceStep = regexp.MustCompile(`(?m)^ +[0-9]+ +\S+ +after [A-Za-z_][A-Za-
 // TestCatalog runs every entry of the catalogue that is not a benchmark:
 // its verdict, stored structures and soft-invariant rounds, a fault's
 // message and trace, and the concrete replay of a fault. (The embedding
-// checks of the entries with an embed table run in
-// TestBundledProgramsEmbed, with the other programs'.)
+// checks of the entries with an embed table run in TestCatalogueEmbed.)
 func TestCatalog(t *testing.T) {
 	for _, e := range loadCatalogue(t) {
 		t.Run(e.Name, func(t *testing.T) {

@@ -2,6 +2,8 @@ package programs_test
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -9,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/tvla-go/tvla/algc"
+	"github.com/tvla-go/tvla/driver"
 	"github.com/tvla-go/tvla/engine"
 	"github.com/tvla-go/tvla/internal/catalogue"
 	"github.com/tvla-go/tvla/soundness"
@@ -35,15 +38,15 @@ type embedCase struct {
 	join string
 }
 
-// embedCases lists the checks run on the bundled programs. Every program
-// under programs/ (a .tvp file with a CFG section) needs at least one
-// line: TestEveryBundledProgramIsEmbedChecked fails for a program
-// without one. A new model is added with one line, e.g.
+// embedCases lists the checks run on the bundled TVP programs. Every
+// program under programs/ (a .tvp file with a CFG section) needs at
+// least one line (or an embed table in the catalogue):
+// TestEveryBundledProgramIsEmbedChecked fails for a program without one. A new model is added with one line, e.g.
 //
 //	{program: "queue/queue.tvp", defines: []string{"THREADS=1", "PURE_INIT"}, copies: 2, depth: 30, minConcrete: 100},
 var embedCases = []embedCase{
-	// The algorithms of the catalogue (catalogue.toml) are added from
-	// their embed tables by catalogueEmbedCases.
+	// The algorithms of the catalogue (catalogue.toml) are checked from
+	// their embed tables by TestCatalogueEmbed.
 	// Small programs that pin down a behaviour of TVLA 3 (testdata/).
 	{program: "testdata/newinit.tvp", minConcrete: 3},
 	{program: "testdata/param.tvp", minConcrete: 4},
@@ -105,34 +108,67 @@ var embedCases = []embedCase{
 	{program: "queue/msqueue.alg", defines: []string{"THREADS=1", "PURE_INIT", "COLLAPSE_THREADS"}, depth: 30, minConcrete: 181},
 }
 
-// catalogueEmbedCases are the embedding checks of the catalogue's
-// entries with an embed table, but for bench entries (too heavy for the
-// suite: go run ./bench catalogue runs theirs): the entry's macros (its -D
-// arguments; any other argument is refused, since tvla embed's options
-// are these here) with the table's bounds.
-func catalogueEmbedCases(t *testing.T) []embedCase {
+// catalogueEmbedEntries are the catalogue's entries with an embed table,
+// but for bench entries (too heavy for the suite: go run ./bench
+// catalogue runs theirs).
+func catalogueEmbedEntries(t *testing.T) []catalogue.Entry {
 	t.Helper()
 	entries, err := catalogue.Load("catalogue.toml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []embedCase
+	var out []catalogue.Entry
 	for _, e := range entries {
-		if e.Embed == nil || e.Bench {
-			continue // a bench entry's embed table runs in go run ./bench catalogue
+		if e.Embed != nil && !e.Bench {
+			out = append(out, e)
 		}
-		for i := 0; i < len(e.Args); i += 2 {
-			if e.Args[i] != "-D" || i+1 == len(e.Args) {
-				t.Fatalf("catalogue entry %s: an embed table needs args of -D NAME[=VALUE] only, not %q", e.Name, e.Args)
-			}
-		}
-		out = append(out, embedCase{program: e.Program, defines: e.Defines(), copies: e.Embed.Copies, threads: e.Embed.Threads,
-			depth: e.Embed.Depth, minConcrete: e.Embed.MinConcrete})
 	}
 	if len(out) == 0 {
 		t.Fatal("no catalogue entry has an embed table")
 	}
 	return out
+}
+
+// The embedding check of every catalogue entry with an embed table, run
+// as tvla embed runs it: the entry's macros and --collapse-threads (a
+// collapsed entry's abstract run generates its soft invariants as tvla
+// run's first round does, from the saved set beside the program), with
+// the table's bounds. Every concrete structure reached must embed, every
+// concrete message be raised by the analysis, every rule and update hold.
+func TestCatalogueEmbed(t *testing.T) {
+	for _, e := range catalogueEmbedEntries(t) {
+		t.Run(e.Name, func(t *testing.T) {
+			if e.Slow && testing.Short() {
+				t.Skip("slow: left out by -short")
+			}
+			args, err := e.EmbedArgs()
+			if err != nil {
+				t.Fatal(err)
+			}
+			summary := filepath.Join(t.TempDir(), "embed.json")
+			args = append(append([]string{"embed", e.Program}, args...), "--copies", fmt.Sprint(e.Embed.Copies),
+				"--threads", fmt.Sprint(e.Embed.Threads), "--max-depth", fmt.Sprint(e.Embed.Depth), "-q", "--json", summary)
+			code, out := runTVLA(t, args...)
+			data, err := os.ReadFile(summary)
+			if err != nil {
+				t.Fatalf("exit %d, no summary (%v):\n%s", code, err, out)
+			}
+			var s driver.EmbedSummary
+			if err := json.Unmarshal(data, &s); err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%d concrete structures, %d abstract, %d failed, %d missed messages, %d false claims",
+				s.Checked, s.AbstractStructures, s.Failed, len(s.MissedMessages), len(s.FalseClaims))
+			switch {
+			case code != 0 || !s.Sound:
+				t.Errorf("exit %d, sound %v; want exit 0 and sound:\n%s", code, s.Sound, out)
+			case s.Incomplete || s.Undecided > 0 || !s.AbstractComplete:
+				t.Errorf("check incomplete: %d undecided, abstract run complete %v", s.Undecided, s.AbstractComplete)
+			case s.Checked < e.Embed.MinConcrete:
+				t.Errorf("%d concrete structures checked, want at least %d", s.Checked, e.Embed.MinConcrete)
+			}
+		})
+	}
 }
 
 func (c embedCase) name() string {
@@ -205,13 +241,14 @@ func fileExists(path string) bool {
 	return err == nil
 }
 
-// The Embedding Theorem on every bundled program, with small bounds:
+// The Embedding Theorem on the programs of embedCases, with small bounds
+// (the catalogue's entries run in TestCatalogueEmbed):
 // every concrete state reached embeds into an abstract structure at its
 // location, the analysis raises every message the concrete run raises,
 // and no rule or update is false on a reached state; the planted unsound
 // rule is caught.
 func TestBundledProgramsEmbed(t *testing.T) {
-	for _, c := range append(catalogueEmbedCases(t), embedCases...) {
+	for _, c := range embedCases {
 		t.Run(c.name(), func(t *testing.T) {
 			out := embedProgram(t, c)
 			rep := out.Report
@@ -255,18 +292,34 @@ func stopped(r *engine.Result) string {
 	return "fixpoint"
 }
 
-// Every program under programs/ has a line in embedCases.
+// Every program under programs/ is embed-checked: a .tvp program (one
+// with a CFG section) has a line in embedCases or an embed table in the
+// catalogue, and an algorithm (.alg) that some catalogue entry verifies
+// has an embed table on one of its entries (a bench entry's runs in go
+// run ./bench catalogue).
 func TestEveryBundledProgramIsEmbedChecked(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("*", "*.tvp"))
+	entries, err := catalogue.Load("catalogue.toml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	listed := map[string]bool{}
-	for _, c := range append(catalogueEmbedCases(t), embedCases...) {
+	listed, verified := map[string]bool{}, map[string]bool{}
+	for _, c := range embedCases {
 		listed[c.program] = true
 	}
+	for _, e := range entries {
+		if e.Embed != nil {
+			listed[e.Program] = true
+		}
+		if e.Expect == catalogue.Verified {
+			verified[e.Program] = true
+		}
+	}
 	var missing []string
-	for _, f := range files {
+	tvps, err := filepath.Glob(filepath.Join("*", "*.tvp"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range tvps {
 		data, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
@@ -276,11 +329,16 @@ func TestEveryBundledProgramIsEmbedChecked(t *testing.T) {
 			continue
 		}
 		if p := filepath.ToSlash(f); !listed[p] {
-			missing = append(missing, p)
+			missing = append(missing, p+": add a line with small bounds to embedCases in programs/embed_test.go")
+		}
+	}
+	for p := range verified {
+		if filepath.Ext(p) == ".alg" && !listed[p] {
+			missing = append(missing, p+": add an embed table to one of its verified entries in catalogue.toml")
 		}
 	}
 	sort.Strings(missing)
-	for _, p := range missing {
-		t.Errorf("%s has no embedding check: add a line with small bounds to embedCases in programs/embed_test.go", p)
+	for _, m := range missing {
+		t.Errorf("no embedding check: %s", m)
 	}
 }

@@ -251,6 +251,11 @@ func (e Entry) check(dir string) []string {
 	if e.Stored < 0 || e.Rounds < 0 {
 		out = append(out, "stored and rounds are counts, not negative")
 	}
+	if e.Embed != nil {
+		if _, err := e.EmbedArgs(); err != nil {
+			out = append(out, "embed: "+err.Error())
+		}
+	}
 	if e.Embed != nil && (e.Embed.Copies < 0 || e.Embed.Threads < 0 || e.Embed.Depth < 0 || e.Embed.MinConcrete <= 0) {
 		out = append(out, "embed: copies, threads and depth are not negative, min_concrete is positive")
 	}
@@ -301,4 +306,30 @@ func (e Entry) Defines() []string {
 		}
 	}
 	return out
+}
+
+// EmbedArgs are the entry's arguments as tvla embed takes them, for its
+// embed table: the macros (-D NAME[=VALUE]) and --collapse-threads, the
+// run arguments that change the model. Any other argument is an error:
+// embed's bounds are the table's, and a run's limits or outputs have no
+// meaning there.
+func (e Entry) EmbedArgs() ([]string, error) {
+	var out []string
+	for i := 0; i < len(e.Args); i++ {
+		a := e.Args[i]
+		switch {
+		case (a == "-D" || a == "--define") && i+1 < len(e.Args):
+			i++
+			out = append(out, "-D", e.Args[i])
+		case strings.HasPrefix(a, "--define="):
+			out = append(out, "-D", strings.TrimPrefix(a, "--define="))
+		case strings.HasPrefix(a, "-D") && len(a) > 2:
+			out = append(out, "-D", a[2:])
+		case a == "--collapse-threads":
+			out = append(out, a)
+		default:
+			return nil, fmt.Errorf("%q: an entry with an embed table takes -D NAME[=VALUE] and --collapse-threads only", a)
+		}
+	}
+	return out, nil
 }

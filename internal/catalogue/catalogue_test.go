@@ -155,3 +155,19 @@ func TestThreadsAndDefines(t *testing.T) {
 		}
 	}
 }
+
+func TestEmbedArgs(t *testing.T) {
+	e := Entry{Args: []string{"-D", "THREADS=2", "-DBUG", "--define=X=1", "--collapse-threads"}}
+	got, err := e.EmbedArgs()
+	if want := []string{"-D", "THREADS=2", "-D", "BUG", "-D", "X=1", "--collapse-threads"}; err != nil || !slices.Equal(got, want) {
+		t.Errorf("embed args %q (%v), want %q", got, err, want)
+	}
+	e = Entry{Args: []string{"-D", "THREADS=2", "--max-messages", "1"}}
+	if got, err := e.EmbedArgs(); err == nil || !strings.Contains(err.Error(), `"--max-messages"`) {
+		t.Errorf("a run limit is not an embed argument: %q, %v", got, err)
+	}
+	text := strings.Replace(good, `args = ["--collapse-threads"]`, `args = ["--collapse-threads", "--timeout", "5m"]`, 1) + "embed = { copies = 2, min_concrete = 3 }\n"
+	if _, err := parse(t, text); err == nil || !strings.Contains(err.Error(), `entry 2 (p-collapsed): embed: "--timeout": an entry with an embed table takes`) {
+		t.Errorf("an embed table on an entry with a run limit: %v", err)
+	}
+}
