@@ -2,6 +2,7 @@ package algc
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/tvla-go/tvla/alg"
 )
@@ -106,7 +107,36 @@ func (sp *specLib) sawEmptyBegin(op *alg.OpDecl) update {
 }
 
 // sawEmptyRemoval: a removal of the deque's only node empties it, seen by
-// the threads in a call that has not linearised with a value.
+// the threads in a call that has not linearised with a value, of an
+// operation with an empty linearisation point: nothing else reads the
+// bit (a push's call begins and ends with it 0), and a bit kept where
+// nothing reads it only splits structures. The operation's locations
+// are known once every operation is built: sawEmptyMark stands for them
+// until sawEmptyFixups.
 func (sp *specLib) sawEmptyRemoval() update {
-	return update{"sawEmpty(v)", "sawEmpty(v) | isthread(v) & !at[idle](v) & !doneLP(v) & (E(w) Head_S(w) & Tail_S(w))"}
+	return update{"sawEmpty(v)", "sawEmpty(v) | isthread(v) & " + sawEmptyMark + " & !doneLP(v) & (E(w) Head_S(w) & Tail_S(w))"}
+}
+
+// sawEmptyMark stands for "thread v is inside a call of an operation with
+// an empty linearisation point".
+const sawEmptyMark = "@INEMPTYOP@"
+
+// sawEmptyFixups writes, in place of sawEmptyMark, the locations of the
+// operations with an empty linearisation point.
+func (c *compiler) sawEmptyFixups() {
+	var at []string
+	for _, l := range c.b.locs {
+		if l.thread && l.op != "" && c.spec.emptyOps[l.op] {
+			at = append(at, "at["+l.name+"](v)")
+		}
+	}
+	in := "0"
+	if len(at) > 0 {
+		in = "(" + strings.Join(at, " | ") + ")"
+	}
+	for _, st := range c.b.steps {
+		for i := range st.updates {
+			st.updates[i].rhs = strings.ReplaceAll(st.updates[i].rhs, sawEmptyMark, in)
+		}
+	}
 }
