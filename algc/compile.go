@@ -74,12 +74,11 @@ func CompileProgram(file string, prog *alg.Program) (*Output, error) {
 		return nil, err
 	}
 	c.g = &fgen{s: c.s}
-	c.spec = &specLib{name: prog.Spec.Name, s: c.s, g: c.g, relation: len(c.s.alloc) > 0, emptyOps: map[string]bool{}}
+	c.spec = &specLib{name: prog.Spec.Name, s: c.s, g: c.g, relation: len(c.s.alloc) > 0}
 	for _, op := range prog.Ops {
 		walkStmts(op.Body, func(st alg.Stmt) {
 			if m := lpOf(st); m != nil && m.Empty {
 				c.spec.emptyLPs = true
-				c.spec.emptyOps[op.Name] = true
 			}
 			if m := lpOf(st); m != nil && m.Claim != nil {
 				c.spec.claims = true

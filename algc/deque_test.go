@@ -39,24 +39,28 @@ func TestCompileDeque(t *testing.T) {
 			t.Errorf("popRight's point lacks %q:\n%s", want, popR)
 		}
 	}
-	// A removal that empties the deque sets sawEmpty on the threads inside
-	// a pop (the operations with an empty point), not on pushers, which
-	// never read it.
+	// A removal that empties the deque sets sawEmpty on the threads that
+	// may still reach an empty point (a pop before its test of the
+	// deque), not on pushers nor on a pop past its test, which never read
+	// it; the remover itself is past its test, and its bit is cleared.
 	saw := ""
 	for _, line := range strings.Split(popR, "\n") {
-		if strings.Contains(line, "sawEmpty(v) = sawEmpty(v) |") {
+		if strings.Contains(line, "sawEmpty(v) = (sawEmpty(v) |") {
 			saw = line
 		}
 	}
-	for _, want := range []string{"isthread(v) & (", "at[popRight_end](v)", "at[popLeft_end_empty](v)", ") & !doneLP(v) & (E(w) Head_S(w) & Tail_S(w))"} {
+	for _, want := range []string{"isthread(v) & (at[popLeft57](v) | ", "at[popLeft56](v)", "at[popRight78](v)", "at[popRight77](v)", ") & !doneLP(v) & (E(w) Head_S(w) & Tail_S(w))) & !tr_scheduled(v)"} {
 		if !strings.Contains(saw, want) {
 			t.Errorf("popRight's sawEmpty update lacks %q: %q", want, saw)
 		}
 	}
-	for _, not := range []string{"at[push", "at[idle]", sawEmptyMark} {
+	for _, not := range []string{"at[push", "at[idle]", "at[popRight88]", "at[popLeft69]", sawEmptyMark} {
 		if strings.Contains(saw, not) {
 			t.Errorf("popRight's sawEmpty update has %q: %q", not, saw)
 		}
+	}
+	if begin := action(out.TVP, "pushRight, line 37: begin pushRight"); !strings.Contains(begin, "sawEmpty(v) = ((tr_scheduled(v) ? 0 : sawEmpty(v))) & !tr_scheduled(v)") {
+		t.Errorf("a push's begin does not clear sawEmpty:\n%s", begin)
 	}
 	popL := action(out.TVP, "popLeft, line 69: linearisation point: the specification's popLeft() returns lv")
 	for _, want := range []string{"Head_S(w_v) & val(w_v, dd)", "Head_S(v) = E(w) Head_S(w) & right(w, v)", "Tail_S(v) = Tail_S(v) & !Head_S(v)", "gone_S(v) = Head_S(v)"} {

@@ -22,10 +22,8 @@ type specLib struct {
 	name string
 	s    *symbols
 	g    *fgen
-	// emptyLPs: some operation linearises as returning empty (doneELP);
-	// emptyOps are those operations.
+	// emptyLPs: some operation linearises as returning empty (doneELP).
 	emptyLPs bool
-	emptyOps map[string]bool
 	// relation: spec(n, s) is maintained (an operation allocates the
 	// node of its value).
 	relation bool
