@@ -206,6 +206,7 @@ func (c *compiler) build(prog *alg.Program) {
 	c.prune()
 	c.partnerFocus()
 	c.claimFixups()
+	c.sawEmptyFixups()
 	c.checkLocks()
 	c.schedule()
 }

@@ -2,6 +2,8 @@ package algc
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/tvla-go/tvla/alg"
 )
@@ -106,7 +108,72 @@ func (sp *specLib) sawEmptyBegin(op *alg.OpDecl) update {
 }
 
 // sawEmptyRemoval: a removal of the deque's only node empties it, seen by
-// the threads in a call that has not linearised with a value.
+// the threads in a call that has not linearised with a value and may
+// still reach an empty linearisation point: nothing else reads the bit,
+// and a bit kept where nothing reads it only splits structures. Those
+// locations are known once every operation is built: sawEmptyMark
+// stands for them until sawEmptyFixups.
 func (sp *specLib) sawEmptyRemoval() update {
-	return update{"sawEmpty(v)", "sawEmpty(v) | isthread(v) & !at[idle](v) & !doneLP(v) & (E(w) Head_S(w) & Tail_S(w))"}
+	return update{"sawEmpty(v)", "sawEmpty(v) | isthread(v) & " + sawEmptyMark + " & !doneLP(v) & (E(w) Head_S(w) & Tail_S(w))"}
+}
+
+// sawEmptyMark stands for "thread v is at a location from which an empty
+// linearisation point is reachable within its call".
+const sawEmptyMark = "@SAWEMPTYLIVE@"
+
+// sawEmptyLive: the locations inside a call from which a step of an
+// empty linearisation point (one that sets doneELP) is reachable without
+// returning.
+func (c *compiler) sawEmptyLive() map[*loc]bool {
+	live := map[*loc]bool{}
+	for _, st := range c.b.steps {
+		if st.flags["doneELP"] {
+			live[st.from] = true
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, st := range c.b.steps {
+			if st.to != nil && live[st.to] && !live[st.from] && st.from.thread && st.from.op != "" {
+				live[st.from] = true
+				changed = true
+			}
+		}
+	}
+	return live
+}
+
+// sawEmptyFixups writes, in place of sawEmptyMark, the locations where
+// sawEmpty is live, and clears the bit of a thread that steps to a
+// location where it is not (a push's begin, a value pop's last steps),
+// so that it is 0 wherever nothing reads it.
+func (c *compiler) sawEmptyFixups() {
+	if !c.spec.sawEmpty() {
+		return
+	}
+	live := c.sawEmptyLive()
+	var at []string
+	for _, l := range c.b.locs {
+		if live[l] {
+			at = append(at, "at["+l.name+"](v)")
+		}
+	}
+	in := "0"
+	if len(at) > 0 {
+		in = "(" + strings.Join(at, " | ") + ")"
+	}
+	for _, st := range c.b.steps {
+		i := slices.IndexFunc(st.updates, func(u update) bool { return u.lhs == "sawEmpty(v)" })
+		if i >= 0 {
+			st.updates[i].rhs = strings.ReplaceAll(st.updates[i].rhs, sawEmptyMark, in)
+		}
+		if st.to == nil || live[st.to] || st.to == c.b.idle || (i < 0 && !live[st.from]) {
+			continue
+		}
+		if i < 0 {
+			st.updates = append(st.updates, update{"sawEmpty(v)", "sawEmpty(v) & !tr_scheduled(v)"})
+		} else {
+			st.updates[i].rhs = "(" + st.updates[i].rhs + ") & !tr_scheduled(v)"
+		}
+	}
 }

@@ -39,6 +39,29 @@ func TestCompileDeque(t *testing.T) {
 			t.Errorf("popRight's point lacks %q:\n%s", want, popR)
 		}
 	}
+	// A removal that empties the deque sets sawEmpty on the threads that
+	// may still reach an empty point (a pop before its test of the
+	// deque), not on pushers nor on a pop past its test, which never read
+	// it; the remover itself is past its test, and its bit is cleared.
+	saw := ""
+	for _, line := range strings.Split(popR, "\n") {
+		if strings.Contains(line, "sawEmpty(v) = (sawEmpty(v) |") {
+			saw = line
+		}
+	}
+	for _, want := range []string{"isthread(v) & (at[popLeft57](v) | ", "at[popLeft56](v)", "at[popRight78](v)", "at[popRight77](v)", ") & !doneLP(v) & (E(w) Head_S(w) & Tail_S(w))) & !tr_scheduled(v)"} {
+		if !strings.Contains(saw, want) {
+			t.Errorf("popRight's sawEmpty update lacks %q: %q", want, saw)
+		}
+	}
+	for _, not := range []string{"at[push", "at[idle]", "at[popRight88]", "at[popLeft69]", sawEmptyMark} {
+		if strings.Contains(saw, not) {
+			t.Errorf("popRight's sawEmpty update has %q: %q", not, saw)
+		}
+	}
+	if begin := action(out.TVP, "pushRight, line 37: begin pushRight"); !strings.Contains(begin, "sawEmpty(v) = ((tr_scheduled(v) ? 0 : sawEmpty(v))) & !tr_scheduled(v)") {
+		t.Errorf("a push's begin does not clear sawEmpty:\n%s", begin)
+	}
 	popL := action(out.TVP, "popLeft, line 69: linearisation point: the specification's popLeft() returns lv")
 	for _, want := range []string{"Head_S(w_v) & val(w_v, dd)", "Head_S(v) = E(w) Head_S(w) & right(w, v)", "Tail_S(v) = Tail_S(v) & !Head_S(v)", "gone_S(v) = Head_S(v)"} {
 		if !strings.Contains(popL, want) {
@@ -67,7 +90,6 @@ func TestCompileDeque(t *testing.T) {
 		"linearisability: popRight returns a value other than the specification's right end (popRight, line 88)",
 		"linearisability: popLeft returns a value other than the specification's left end (popLeft, line 69)",
 		"linearisability: popRight returns empty but the specification deque was not empty at any moment of the call (popRight, line 78)",
-		"sawEmpty(v) = sawEmpty(v) | isthread(v) & !at[idle](v) & !doneLP(v) & (E(w) Head_S(w) & Tail_S(w))",
 		"linearisability: popLeft of a value while the specification deque is empty (popLeft, line 69)",
 	} {
 		if !strings.Contains(out.TVP, want) {
