@@ -99,6 +99,9 @@ type step struct {
 	// rebased are the field snapshots whose base variable it assigns.
 	tagField, tagNode string
 	rebased           []string
+	// collapsedFocus are focus formulas emitted only with collapsed
+	// threads (staleFieldFocus).
+	collapsedFocus []string
 }
 
 // ptrChange is a write to a shared node pointer (shared != "") or to the

@@ -96,6 +96,7 @@ func CompileProgram(file string, prog *alg.Program) (*Output, error) {
 	c.pairFocus()
 	c.preFocus()
 	c.staleFocus()
+	c.staleFieldFocus()
 	c.privacy()
 	c.privateFacts()
 	c.w = &writer{}

@@ -79,6 +79,7 @@ func (c *compiler) emitTVP(prog *alg.Program) {
 	c.emitCore(prog)
 	c.emitInstruments()
 	c.emitBounds()
+	c.emitSnapshotRules()
 	for _, d := range prog.TVP {
 		w.line(d.Pos, "// Written in %s at line %d.", c.file, d.Pos.Line)
 		w.line(d.Pos, "%s", d.Text)
@@ -244,8 +245,16 @@ func (c *compiler) emitStep(st *step) {
 	w.line(p, "\n// %s", st.title)
 	w.line(p, "%%action %s() {", st.name)
 	w.line(p, "  %%t %s", quote(st.title))
+	if len(st.collapsedFocus) > 0 {
+		w.line(p, "#ifdef COLLAPSE_THREADS")
+		w.line(p, "  %%f { %s }", strings.Join(append(append([]string(nil), st.focus...), st.collapsedFocus...), ", "))
+		w.line(p, "#else")
+	}
 	if len(st.focus) > 0 {
 		w.line(p, "  %%f { %s }", strings.Join(st.focus, ", "))
+	}
+	if len(st.collapsedFocus) > 0 {
+		w.line(p, "#endif")
 	}
 	if st.pre != "" {
 		w.line(p, "  %%p %s", st.pre)

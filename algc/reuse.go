@@ -283,3 +283,38 @@ func (c *compiler) staleFocus() {
 		}
 	}
 }
+
+// emitSnapshotRules: with collapsed threads, the snapshot fact of every
+// snapshot x of a tagged shared S (snapshotFact) is also a consistency
+// rule, in both of its useful forms: where x is live and not stale, x's
+// node is S's; where x is live and points to a node that is not S's, x is
+// stale. Both are vacuous while x is null, so they hold on a path that
+// has not assigned x yet too. Without them a thread taken from the
+// summary could pass a test of x == S as false (the tagged comparison
+// focuses on the flag, not on the pointers) with a current snapshot of
+// a node S has left, which no run of the program reaches: the queue's
+// dequeue at its empty linearisation point then went on as if the
+// queue were not empty. Bounded runs are left as they were.
+func (c *compiler) emitSnapshotRules() {
+	var rules []string
+	for _, x := range sortedKeys(c.s.snap) {
+		s := c.s.snap[x]
+		at := strings.ReplaceAll(c.liveAt(x), "(v)", "(v_1)")
+		if at == "" {
+			continue
+		}
+		p := staleName(s, x)
+		rules = append(rules,
+			fmt.Sprintf("%%r (%s) & !%s(v_1) & %s(v_1, v_2) ==> %s(v_2)", at, p, x, s),
+			fmt.Sprintf("%%r (%s) & %s(v_1, v_2) & !%s(v_2) ==> %s(v_1)", at, x, s, p))
+	}
+	if len(rules) == 0 {
+		return
+	}
+	c.w.text("// A current snapshot of a tagged shared pointer points where it does.")
+	c.w.text("#ifdef COLLAPSE_THREADS")
+	for _, r := range rules {
+		c.w.text("%s", r)
+	}
+	c.w.text("#endif")
+}

@@ -100,6 +100,15 @@ func TestTaggedFieldCompiles(t *testing.T) {
 		"stale[next,tnext](v) = (tr_scheduled(v) ? 0 : (stale[next,tnext](v) | ((at[enqueue47](v) | at[enqueue52](v) | at[enqueue44](v) | at[enqueue43](v)) & (E(w_27) sstail(v, w_27) & (E(ts) tr_scheduled(ts) & sstail(ts, w_27))))))",
 		// n.next = null on a (possibly reused) node
 		"(E(w_29) sstail(v, w_29) & (E(ts) tr_scheduled(ts) & n(ts, w_29)))",
+		// with collapsed threads the reset focuses on the threads whose
+		// flag it sets, the bounded model keeps its focus
+		"#ifdef COLLAPSE_THREADS\n  %f { (E(ts) tr_scheduled(ts) & n(ts, v)), (at[enqueue47](v) | at[enqueue52](v) | at[enqueue44](v) | at[enqueue43](v)) & (E(w_hit) sstail(v, w_hit) & (E(ts) tr_scheduled(ts) & n(ts, w_hit))) }\n#else\n  %f { (E(ts) tr_scheduled(ts) & n(ts, v)) }\n#endif",
+		// and so does the cas on sstail.next
+		"tr_scheduled(v) & stale[next,tnext](v), (at[enqueue47](v) | at[enqueue52](v) | at[enqueue44](v) | at[enqueue43](v)) & (E(w_hit) sstail(v, w_hit) & (E(ts) tr_scheduled(ts) & sstail(ts, w_hit))) }",
+		// with collapsed threads a current snapshot points where the
+		// shared pointer does (both forms, as consistency rules)
+		"#ifdef COLLAPSE_THREADS\n%r (at[dequeue84](v_1) | at[dequeue83](v_1) | at[dequeue83_lp](v_1) | at[dequeue81](v_1) | at[dequeue73](v_1) | at[dequeue72](v_1) | at[dequeue70](v_1) | at[dequeue70_lp](v_1) | at[dequeue70_lpif](v_1) | at[dequeue66](v_1)) & !stale[Head,sshead](v_1) & sshead(v_1, v_2) ==> Head(v_2)\n",
+		"at[dequeue70_lpif](v_1)) & sstail(v_1, v_2) & !Tail(v_2) ==> stale[Tail,sstail](v_1)\n#endif\n",
 		// the read takes the counter
 		"stale[next,tnext](v) = stale[next,tnext](v) & !tr_scheduled(v)",
 		// sstail == Tail compares the counters

@@ -111,3 +111,35 @@ func (g *fgen) tagEq(a, b alg.Expr, t string) string {
 	}
 	return fmt.Sprintf(" & !%s(%s)", staleName(y.Name, x.Name), t)
 }
+
+// staleFieldFocus: with collapsed threads, a write of a tagged field f
+// in node w focuses on which threads its stale[f,x] update hits (those
+// at a location where x is live whose base variable points to w). On
+// the summary thread that hit is 1/2, and every fact the write changes
+// for the threads whose base points to w (a predicate reading w's f, say
+// "sstail is a waiting node whose next is null" at a reuse's reset)
+// would change in a 1/2 of its own, which three-valued logic cannot
+// relate to the flag's: a conditional soft invariant "at L, a thread
+// whose snapshot is current has p" would then go 1/2 there, though no
+// thread whose snapshot the write leaves current is affected. Focused,
+// the hit is 0 or 1 on every thread, and the flag and the fact change
+// together. Bounded runs are left as they were.
+func (c *compiler) staleFieldFocus() {
+	for _, st := range c.b.steps {
+		if st.tagField == "" {
+			continue
+		}
+		for _, x := range sortedKeys(c.s.fsnap) {
+			fs := c.s.fsnap[x]
+			at := c.liveAt(x)
+			if fs.Field != st.tagField || at == "" {
+				continue
+			}
+			// A name of its own, so that the updates' fresh names
+			// stay as they were.
+			w := "w_hit"
+			node := strings.ReplaceAll(st.tagNode, "@W@", w)
+			st.collapsedFocus = append(st.collapsedFocus, fmt.Sprintf("(%s) & (E(%s) %s(v, %s) & %s)", at, w, fs.Base, w, node))
+		}
+	}
+}
