@@ -341,10 +341,41 @@ func (s *Session) noteSavedSet(set *predicates.SoftInvariants) {
 	} else {
 		fmt.Fprintf(s.hooks.log(), "soft invariants: round 1 generated the saved set %s: %d of its %d\n", saved.Path, len(set.Invariants), len(saved.Names))
 	}
+	// A set names locations by their labels (an .alg's by line), so an
+	// edit of the program can leave parts of it naming nothing: a
+	// warning, which -q does not hide, since the run then generates
+	// less than the set says.
+	warn := s.hooks.Warnings
+	if warn == nil {
+		warn = s.hooks.log()
+	}
 	if len(set.Stale) > 0 {
-		fmt.Fprintf(s.hooks.log(), "soft invariants: %s: %d pair(s) name no location or thread predicate of the program, left out (first: %s %s %s)\n",
+		fmt.Fprintf(warn, "warning: soft invariants: %s: %d pair(s) name no location or thread predicate of the program, left out (first: %s %s %s); make the set again with --soft-save if the program changed\n",
 			saved.Path, len(set.Stale), set.Stale[0].Location, set.Stale[0].Q, set.Stale[0].P)
 	}
+	if missing := missingHeld(saved.Names, set); len(missing) > 0 {
+		fmt.Fprintf(warn, "warning: soft invariants: %s: %d held name(s) are no soft invariant the program generates, left out (first: %s); make the set again with --soft-save if the program changed\n",
+			saved.Path, len(missing), missing[0])
+	}
+}
+
+// missingHeld lists the names of a saved set that the generation did not
+// make (nor skip as the model's own), in the set's order.
+func missingHeld(names []string, set *predicates.SoftInvariants) []string {
+	made := map[string]bool{}
+	for _, inv := range set.Invariants {
+		made[inv.Pred.Name] = true
+	}
+	for _, n := range set.Skipped {
+		made[n] = true
+	}
+	var out []string
+	for _, n := range names {
+		if !made[n] {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // concretize turns the input structures into concrete ones (each summary

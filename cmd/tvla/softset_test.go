@@ -40,7 +40,7 @@ func TestSavedSoftSet(t *testing.T) {
 			small = append(small, l)
 		}
 	}
-	small = append(small, "held nif[idle,doneLP]", "pair nowhere a b")
+	small = append(small, "held nif[idle,doneLP]", "held nif[gone,doneLP]", "pair nowhere a b")
 	f := filepath.Join(dir, "small.soft")
 	if err := os.WriteFile(f, []byte(strings.Join(small, "\n")+"\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -49,6 +49,17 @@ func TestSavedSoftSet(t *testing.T) {
 	if code != 0 || !strings.Contains(errOut, "round 1 (the saved set): stopped at a message (1 in all); round 2 generates them all, with the set's 6 pair(s)") ||
 		!strings.Contains(errOut, "1 pair(s) name no location or thread predicate of the program, left out (first: nowhere a b)") || !strings.Contains(out, `"structures_stored": 369`) {
 		t.Errorf("a set too small: exit %d\n%s\n%s", code, errOut, out)
+	}
+	// What of a set names nothing in the program is a warning, which -q
+	// does not hide.
+	code, _, errOut = runCLI("run", prog, "-q", "--collapse-threads", "--soft-from", f)
+	for _, want := range []string{
+		"warning: soft invariants: " + f + ": 1 pair(s) name no location or thread predicate of the program, left out (first: nowhere a b)",
+		"warning: soft invariants: " + f + ": 1 held name(s) are no soft invariant the program generates, left out (first: nif[gone,doneLP])",
+	} {
+		if code != 0 || !strings.Contains(errOut, want) {
+			t.Errorf("quiet, a set naming nothing: exit %d, stderr lacks %q:\n%s", code, want, errOut)
+		}
 	}
 
 	code, _, errOut = runCLI("run", prog, "--collapse-threads", "--soft-from", filepath.Join(dir, "missing.soft"))
