@@ -291,20 +291,13 @@ func (e Entry) Threads() string {
 // the order given.
 func (e Entry) Defines() []string {
 	var out []string
-	for i := 0; i < len(e.Args); i++ {
-		a := e.Args[i]
-		switch {
-		case (a == "-D" || a == "--define") && i+1 < len(e.Args):
-			i++
-			out = append(out, e.Args[i])
-		case strings.HasPrefix(a, "--define="):
-			out = append(out, strings.TrimPrefix(a, "--define="))
-		case strings.HasPrefix(a, "-D") && len(a) > 2:
-			out = append(out, a[2:])
-		case a == "--collapse-threads":
+	e.scanArgs(func(macro, other string) {
+		if macro != "" {
+			out = append(out, macro)
+		} else if other == "--collapse-threads" {
 			out = append(out, "COLLAPSE_THREADS")
 		}
-	}
+	})
 	return out
 }
 
@@ -315,21 +308,39 @@ func (e Entry) Defines() []string {
 // meaning there.
 func (e Entry) EmbedArgs() ([]string, error) {
 	var out []string
+	var err error
+	e.scanArgs(func(macro, other string) {
+		switch {
+		case macro != "":
+			out = append(out, "-D", macro)
+		case other == "--collapse-threads":
+			out = append(out, other)
+		case err == nil:
+			err = fmt.Errorf("%q: an entry with an embed table takes -D NAME[=VALUE] and --collapse-threads only", other)
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// scanArgs calls visit on each of the entry's arguments in order: with
+// the macro of a -D NAME[=VALUE], -DNAME, --define NAME or --define=NAME,
+// else with the argument itself as other.
+func (e Entry) scanArgs(visit func(macro, other string)) {
 	for i := 0; i < len(e.Args); i++ {
 		a := e.Args[i]
 		switch {
 		case (a == "-D" || a == "--define") && i+1 < len(e.Args):
 			i++
-			out = append(out, "-D", e.Args[i])
+			visit(e.Args[i], "")
 		case strings.HasPrefix(a, "--define="):
-			out = append(out, "-D", strings.TrimPrefix(a, "--define="))
+			visit(strings.TrimPrefix(a, "--define="), "")
 		case strings.HasPrefix(a, "-D") && len(a) > 2:
-			out = append(out, "-D", a[2:])
-		case a == "--collapse-threads":
-			out = append(out, a)
+			visit(a[2:], "")
 		default:
-			return nil, fmt.Errorf("%q: an entry with an embed table takes -D NAME[=VALUE] and --collapse-threads only", a)
+			visit("", a)
 		}
 	}
-	return out, nil
 }
