@@ -45,6 +45,9 @@ type Action struct {
 	cloneF   *tvl.Compiled
 	retain   *tvl.Compiled
 	updates  []compiledUpdate
+	// shared are the quantified subformulas the updates share
+	// (shared.go), each over sharedVar.
+	shared []*tvl.Compiled
 	// changes are the predicates an application may change, for the
 	// semi-naive Coerce after the update.
 	changes         []*tvl.Pred
@@ -115,7 +118,7 @@ type ActionOptions struct {
 // CompileAction prepares a model action for voc.
 func CompileAction(voc *predicates.Vocabulary, act *model.Action, opts ActionOptions) (*Action, error) {
 	tv := voc.Tvl()
-	c := &actionCompiler{voc: voc, opts: opts, updated: map[string]bool{},
+	c := &actionCompiler{voc: voc, opts: opts, updated: map[string]bool{}, sharedText: map[string]int{},
 		a: &Action{src: act, isNew: tv.Lookup(predicates.IsNewName), instance: tv.Lookup(predicates.InstanceName), markNew: opts.MarkNew}}
 	for _, step := range []func() error{c.focus, c.precondition, c.messages, c.creators, c.writtenUpdates} {
 		if err := step(); err != nil {
@@ -141,9 +144,11 @@ func CompileAction(voc *predicates.Vocabulary, act *model.Action, opts ActionOpt
 
 // actionCompiler compiles one action, part by part.
 type actionCompiler struct {
-	voc  *predicates.Vocabulary
-	opts ActionOptions
-	a    *Action
+	// sharedText indexes the action's shared subformulas by their text.
+	sharedText map[string]int
+	voc        *predicates.Vocabulary
+	opts       ActionOptions
+	a          *Action
 	// updated names the predicates with an update formula so far;
 	// explicit are the formulas the program wrote.
 	updated  map[string]bool
@@ -416,6 +421,13 @@ func (c *actionCompiler) derivedUpdates() error {
 			}
 		}
 		if f := d.Derive(p); f != nil {
+			if ok, err := c.addSharedUpdate(p, f); err != nil || ok {
+				if err != nil {
+					return err
+				}
+				c.a.derivedFormulas = append(c.a.derivedFormulas, predicates.Update{Pred: p, Args: p.Params, Formula: f})
+				continue
+			}
 			if err := c.addUpdate(p, p.Params, f); err != nil {
 				return err
 			}

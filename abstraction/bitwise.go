@@ -19,7 +19,7 @@ import (
 // structure: one has the individuals where it is 1, nonZero those where
 // it is 1 or 1/2. b holds the individuals of the bound variables, the
 // same for every word (an update's precondition variables).
-type wordFormula func(s *tvl.Structure, w int, b []int) (one, nonZero uint64)
+type wordFormula func(s *tvl.Structure, w int, b []int, sv *sharedValues) (one, nonZero uint64)
 
 // compileWordFormula returns the word-parallel form of f, whose free
 // variables are v and those of bound (each read from b at its index),
@@ -35,8 +35,16 @@ func compileWordFormula(voc *tvl.Vocabulary, f logic.Formula, v logic.Var, bound
 		if g.Value != logic.False {
 			nz = ^uint64(0)
 		}
-		return func(*tvl.Structure, int, []int) (uint64, uint64) { return one, nz }
+		return func(*tvl.Structure, int, []int, *sharedValues) (uint64, uint64) { return one, nz }
 	case *logic.Atom:
+		if k, ok := sharedIndex(g.Pred); ok {
+			if len(g.Args) != 1 || g.Args[0] != v {
+				return nil
+			}
+			return func(_ *tvl.Structure, w int, _ []int, sv *sharedValues) (uint64, uint64) {
+				return sv.word(k, w)
+			}
+		}
 		p := voc.Lookup(g.Pred)
 		if p == nil || p.Arity != len(g.Args) {
 			return nil
@@ -44,7 +52,7 @@ func compileWordFormula(voc *tvl.Vocabulary, f logic.Formula, v logic.Var, bound
 		switch {
 		case p.Arity == 0:
 			i := p.Index
-			return func(s *tvl.Structure, _ int, _ []int) (uint64, uint64) {
+			return func(s *tvl.Structure, _ int, _ []int, _ *sharedValues) (uint64, uint64) {
 				switch s.Nullary(i) {
 				case logic.True:
 					return ^uint64(0), ^uint64(0)
@@ -55,7 +63,7 @@ func compileWordFormula(voc *tvl.Vocabulary, f logic.Formula, v logic.Var, bound
 			}
 		case p.Arity == 1 && g.Args[0] == v:
 			i := p.Index
-			return func(s *tvl.Structure, w int, _ []int) (uint64, uint64) {
+			return func(s *tvl.Structure, w int, _ []int, _ *sharedValues) (uint64, uint64) {
 				val, half := s.UnaryWords(i, w)
 				return val, val | half
 			}
@@ -65,7 +73,7 @@ func compileWordFormula(voc *tvl.Vocabulary, f logic.Formula, v logic.Var, bound
 				return nil
 			}
 			i := p.Index
-			return func(s *tvl.Structure, _ int, b []int) (uint64, uint64) {
+			return func(s *tvl.Structure, _ int, b []int, _ *sharedValues) (uint64, uint64) {
 				switch s.Unary(i, b[j]) {
 				case logic.True:
 					return ^uint64(0), ^uint64(0)
@@ -81,8 +89,8 @@ func compileWordFormula(voc *tvl.Vocabulary, f logic.Formula, v logic.Var, bound
 		if sub == nil {
 			return nil
 		}
-		return func(s *tvl.Structure, w int, b []int) (uint64, uint64) {
-			one, nz := sub(s, w, b)
+		return func(s *tvl.Structure, w int, b []int, sv *sharedValues) (uint64, uint64) {
+			one, nz := sub(s, w, b, sv)
 			return ^nz, ^one
 		}
 	case *logic.Binary:
@@ -92,27 +100,27 @@ func compileWordFormula(voc *tvl.Vocabulary, f logic.Formula, v logic.Var, bound
 		}
 		switch g.Op {
 		case logic.And:
-			return func(s *tvl.Structure, w int, b []int) (uint64, uint64) {
-				a1, anz := l(s, w, b)
-				b1, bnz := r(s, w, b)
+			return func(s *tvl.Structure, w int, b []int, sv *sharedValues) (uint64, uint64) {
+				a1, anz := l(s, w, b, sv)
+				b1, bnz := r(s, w, b, sv)
 				return a1 & b1, anz & bnz
 			}
 		case logic.Or:
-			return func(s *tvl.Structure, w int, b []int) (uint64, uint64) {
-				a1, anz := l(s, w, b)
-				b1, bnz := r(s, w, b)
+			return func(s *tvl.Structure, w int, b []int, sv *sharedValues) (uint64, uint64) {
+				a1, anz := l(s, w, b, sv)
+				b1, bnz := r(s, w, b, sv)
 				return a1 | b1, anz | bnz
 			}
 		case logic.Implies: // !a | b
-			return func(s *tvl.Structure, w int, b []int) (uint64, uint64) {
-				a1, anz := l(s, w, b)
-				b1, bnz := r(s, w, b)
+			return func(s *tvl.Structure, w int, b []int, sv *sharedValues) (uint64, uint64) {
+				a1, anz := l(s, w, b, sv)
+				b1, bnz := r(s, w, b, sv)
 				return ^anz | b1, ^a1 | bnz
 			}
 		case logic.Iff: // (!a | b) & (!b | a)
-			return func(s *tvl.Structure, w int, b []int) (uint64, uint64) {
-				a1, anz := l(s, w, b)
-				b1, bnz := r(s, w, b)
+			return func(s *tvl.Structure, w int, b []int, sv *sharedValues) (uint64, uint64) {
+				a1, anz := l(s, w, b, sv)
+				b1, bnz := r(s, w, b, sv)
 				return (^anz | b1) & (^bnz | a1), (^a1 | bnz) & (^b1 | anz)
 			}
 		}
@@ -121,10 +129,10 @@ func compileWordFormula(voc *tvl.Vocabulary, f logic.Formula, v logic.Var, bound
 		if c == nil || t == nil || e == nil {
 			return nil
 		}
-		return func(s *tvl.Structure, w int, b []int) (uint64, uint64) {
-			c1, cnz := c(s, w, b)
-			t1, tnz := t(s, w, b)
-			e1, enz := e(s, w, b)
+		return func(s *tvl.Structure, w int, b []int, sv *sharedValues) (uint64, uint64) {
+			c1, cnz := c(s, w, b, sv)
+			t1, tnz := t(s, w, b, sv)
+			e1, enz := e(s, w, b, sv)
 			zero, half := ^cnz, cnz&^c1
 			// Where the condition is 1/2 the value is the join of both
 			// branches: 1 only if both are 1, not 0 if either is not.
@@ -175,7 +183,7 @@ type wordConjunct struct {
 func (c *wordConjunct) ones(s *tvl.Structure, w int) uint64 {
 	switch {
 	case c.f != nil:
-		one, _ := c.f(s, w, nil)
+		one, _ := c.f(s, w, nil, nil)
 		return one
 	case c.nullary:
 		v := s.Nullary(c.index)

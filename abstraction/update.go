@@ -134,9 +134,10 @@ func (a *Action) UpdateFrom(s *tvl.Structure, b Binding, bs Bindings) (*tvl.Stru
 	post := pre.Clone()
 	var changed []*tvl.Pred
 	var buf [8]int
+	sv := a.newSharedValues(pre, bs)
 	for _, u := range a.updates {
 		if u.word != nil {
-			if u.word.apply(pre, post, u.pred, u.where, b) {
+			if u.word.apply(pre, post, u.pred, u.where, b, sv) {
 				changed = append(changed, u.pred)
 			}
 			continue

@@ -122,14 +122,14 @@ func (cv cover) maskFor(s *tvl.Structure, w int, all bool) uint64 {
 // apply writes into post the update of p on the individuals of pre the
 // cover holds where the formula's value differs from p's; it reports
 // whether it wrote any.
-func (wu *wordUpdate) apply(pre, post *tvl.Structure, p *tvl.Pred, where cover, b []int) bool {
+func (wu *wordUpdate) apply(pre, post *tvl.Structure, p *tvl.Pred, where cover, b []int, sv *sharedValues) bool {
 	differs := false
 	for w := 0; w*64 < pre.Size(); w++ {
 		m := where.maskFor(pre, w, false)
 		if m == 0 {
 			continue
 		}
-		one, nz := wu.f(pre, w, b)
+		one, nz := wu.f(pre, w, b, sv)
 		val, half := pre.UnaryWords(p.Index, w)
 		newVal, newHalf := one&m|val&^m, (nz&^one)&m|half&^m
 		for diff := ((newVal ^ val) | (newHalf ^ half)) & m; diff != 0; diff &= diff - 1 {
