@@ -14,7 +14,7 @@ import (
 // unary predicates x, y, z, the nullary b, constants and every
 // connective.
 func unaryFormula(r *rand.Rand, depth int) logic.Formula {
-	if depth == 0 || r.IntN(3) == 0 {
+	return randomFormula(r, depth, func() logic.Formula {
 		switch r.IntN(6) {
 		case 0:
 			return &logic.Const{Value: logic.Kleene(r.IntN(3))}
@@ -23,8 +23,16 @@ func unaryFormula(r *rand.Rand, depth int) logic.Formula {
 		default:
 			return logic.NewAtom([]string{"x", "y", "z"}[r.IntN(3)], "v")
 		}
+	})
+}
+
+// randomFormula is a random formula of every connective over the leaves
+// leaf draws.
+func randomFormula(r *rand.Rand, depth int, leaf func() logic.Formula) logic.Formula {
+	if depth == 0 || r.IntN(3) == 0 {
+		return leaf()
 	}
-	sub := func() logic.Formula { return unaryFormula(r, depth-1) }
+	sub := func() logic.Formula { return randomFormula(r, depth-1, leaf) }
 	switch r.IntN(4) {
 	case 0:
 		return logic.NewNot(sub())

@@ -15,7 +15,7 @@ import (
 // subformulas of v recur: connectives over x, y, z of v and a few
 // quantified formulas drawn from a small pool.
 func sharedFormula(r *rand.Rand, pool []logic.Formula, depth int) logic.Formula {
-	if depth == 0 || r.IntN(3) == 0 {
+	return randomFormula(r, depth, func() logic.Formula {
 		switch r.IntN(5) {
 		case 0:
 			return &logic.Const{Value: logic.Kleene(r.IntN(3))}
@@ -24,16 +24,7 @@ func sharedFormula(r *rand.Rand, pool []logic.Formula, depth int) logic.Formula 
 		default:
 			return logic.NewAtom([]string{"x", "y", "z"}[r.IntN(3)], "v")
 		}
-	}
-	sub := func() logic.Formula { return sharedFormula(r, pool, depth-1) }
-	switch r.IntN(4) {
-	case 0:
-		return logic.NewNot(sub())
-	case 1:
-		return &logic.If{Cond: sub(), Then: sub(), Else: sub()}
-	default:
-		return &logic.Binary{Op: logic.BinOp(r.IntN(4)), Left: sub(), Right: sub()}
-	}
+	})
 }
 
 // An update whose quantified subformulas are shared (shared.go) writes
