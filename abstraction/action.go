@@ -31,6 +31,10 @@ type compiledUpdate struct {
 	where cover
 	// word is the update's word-parallel form, or nil (update_word.go).
 	word *wordUpdate
+	// coverID is where's index in the action's word covers (word only):
+	// thousands of derived updates share a few dozen covers, whose masks
+	// a structure computes once.
+	coverID int
 }
 
 // Action is a model action compiled for the engine.
@@ -48,6 +52,8 @@ type Action struct {
 	// shared are the quantified subformulas the updates share
 	// (shared.go), each over sharedVar.
 	shared []*tvl.Compiled
+	// covers are the distinct covers of the word-parallel updates.
+	covers []cover
 	// changes are the predicates an application may change, for the
 	// semi-naive Coerce after the update.
 	changes         []*tvl.Pred
@@ -146,9 +152,11 @@ func CompileAction(voc *predicates.Vocabulary, act *model.Action, opts ActionOpt
 type actionCompiler struct {
 	// sharedText indexes the action's shared subformulas by their text.
 	sharedText map[string]int
-	voc        *predicates.Vocabulary
-	opts       ActionOptions
-	a          *Action
+	// coverKey indexes the action's word covers by their key.
+	coverKey map[string]int
+	voc      *predicates.Vocabulary
+	opts     ActionOptions
+	a        *Action
 	// updated names the predicates with an update formula so far;
 	// explicit are the formulas the program wrote.
 	updated  map[string]bool
@@ -369,7 +377,7 @@ func (c *actionCompiler) addUpdate(p *predicates.Predicate, args []logic.Var, f 
 	if !wordParallelOff {
 		word = compileWordUpdate(c.voc.Tvl(), p.Pred, args, f, c.a.preVars, where)
 	}
-	c.a.updates = append(c.a.updates, compiledUpdate{pred: p.Pred, eval: k, fromBinding: from, where: where, word: word})
+	c.a.updates = append(c.a.updates, compiledUpdate{pred: p.Pred, eval: k, fromBinding: from, where: where, word: word, coverID: c.wordCover(word, where)})
 	c.updated[p.Name] = true
 	c.a.changes = append(c.a.changes, p.Pred)
 	return nil

@@ -91,8 +91,9 @@ func (c *actionCompiler) sharedAtom(g logic.Formula, v logic.Var) (int, error) {
 	return len(c.a.shared) - 1, nil
 }
 
-// sharedValues are an update's shared subformulas' values on one
-// structure, computed when first read.
+// sharedValues are what an action's word-parallel updates share on one
+// structure, each computed when first read: the shared subformulas'
+// values and the covers' masks.
 type sharedValues struct {
 	a    *Action
 	s    *tvl.Structure
@@ -101,15 +102,32 @@ type sharedValues struct {
 	// one and nz hold formula k's words at [k*words, (k+1)*words).
 	one, nz []uint64
 	words   int
+	// masks holds cover k's words at [k*words, (k+1)*words) once
+	// maskDone[k].
+	masks    []uint64
+	maskDone []bool
 }
 
 func (a *Action) newSharedValues(s *tvl.Structure, bs Bindings) *sharedValues {
-	if len(a.shared) == 0 {
+	if len(a.shared) == 0 && len(a.covers) == 0 {
 		return nil
 	}
 	words := (s.Size() + 63) / 64
 	return &sharedValues{a: a, s: s, bs: bs, done: make([]bool, len(a.shared)),
-		one: make([]uint64, words*len(a.shared)), nz: make([]uint64, words*len(a.shared)), words: words}
+		one: make([]uint64, words*len(a.shared)), nz: make([]uint64, words*len(a.shared)), words: words,
+		masks: make([]uint64, words*len(a.covers)), maskDone: make([]bool, len(a.covers))}
+}
+
+// coverMask returns word w of the individuals cover k holds.
+func (sv *sharedValues) coverMask(k, w int) uint64 {
+	base := k * sv.words
+	if !sv.maskDone[k] {
+		sv.maskDone[k] = true
+		for i := 0; i < sv.words; i++ {
+			sv.masks[base+i] = sv.a.covers[k].maskFor(sv.s, i, false)
+		}
+	}
+	return sv.masks[base+w]
 }
 
 // word returns word w of shared subformula k: where it is 1, where it is
@@ -157,7 +175,7 @@ func (c *actionCompiler) addSharedUpdate(p *predicates.Predicate, f logic.Formul
 		c.dropShared(before)
 		return false, nil
 	}
-	c.a.updates = append(c.a.updates, compiledUpdate{pred: p.Pred, where: where, word: word})
+	c.a.updates = append(c.a.updates, compiledUpdate{pred: p.Pred, where: where, word: word, coverID: c.wordCover(word, where)})
 	c.updated[p.Name] = true
 	c.a.changes = append(c.a.changes, p.Pred)
 	return true, nil

@@ -72,7 +72,7 @@ func TestSharedUpdatesAgreeWithTuples(t *testing.T) {
 			continue
 		}
 		shared++
-		fast := &Action{src: &model.Action{}, updates: []compiledUpdate{{pred: x, where: where, word: word}}, shared: c.a.shared}
+		fast := &Action{src: &model.Action{}, updates: []compiledUpdate{{pred: x, where: where, word: word}}, shared: c.a.shared, covers: []cover{where}}
 		n := 1 + r.IntN(6)
 		if i%5 == 0 {
 			n = 60 + r.IntN(80)

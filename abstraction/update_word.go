@@ -2,6 +2,8 @@ package abstraction
 
 import (
 	"math/bits"
+	"strconv"
+	"strings"
 
 	"github.com/tvla-go/tvla/logic"
 	"github.com/tvla-go/tvla/tvl"
@@ -119,13 +121,52 @@ func (cv cover) maskFor(s *tvl.Structure, w int, all bool) uint64 {
 	return m & validMask(s, w)
 }
 
+// key names the cover's atoms and filters, for interning.
+func (cv cover) key() string {
+	if cv.all {
+		return "*"
+	}
+	var b strings.Builder
+	write := func(sep byte, atoms []coverAtom) {
+		for _, a := range atoms {
+			b.WriteByte(sep)
+			b.WriteString(strconv.Itoa(a.pred.Index))
+			for _, p := range a.pos {
+				b.WriteByte(',')
+				b.WriteString(strconv.Itoa(p))
+			}
+		}
+	}
+	write('|', cv.atoms)
+	write('&', cv.filter)
+	return b.String()
+}
+
+// wordCover interns a word-parallel update's cover among the action's
+// (-1 for an update with no word form).
+func (c *actionCompiler) wordCover(word *wordUpdate, where cover) int {
+	if word == nil {
+		return -1
+	}
+	k := where.key()
+	if id, ok := c.coverKey[k]; ok {
+		return id
+	}
+	if c.coverKey == nil {
+		c.coverKey = map[string]int{}
+	}
+	c.coverKey[k] = len(c.a.covers)
+	c.a.covers = append(c.a.covers, where)
+	return len(c.a.covers) - 1
+}
+
 // apply writes into post the update of p on the individuals of pre the
 // cover holds where the formula's value differs from p's; it reports
 // whether it wrote any.
-func (wu *wordUpdate) apply(pre, post *tvl.Structure, p *tvl.Pred, where cover, b []int, sv *sharedValues) bool {
+func (wu *wordUpdate) apply(pre, post *tvl.Structure, p *tvl.Pred, coverID int, b []int, sv *sharedValues) bool {
 	differs := false
 	for w := 0; w*64 < pre.Size(); w++ {
-		m := where.maskFor(pre, w, false)
+		m := sv.coverMask(coverID, w)
 		if m == 0 {
 			continue
 		}
