@@ -52,8 +52,10 @@ type Action struct {
 	// shared are the quantified subformulas the updates share
 	// (shared.go), each over sharedVar.
 	shared []*tvl.Compiled
-	// covers are the distinct covers of the word-parallel updates.
-	covers []cover
+	// covers are the distinct covers of the word-parallel updates, their
+	// atoms in coverAtoms.
+	covers     []flatCover
+	coverAtoms []flatAtom
 	// changes are the predicates an application may change, for the
 	// semi-naive Coerce after the update.
 	changes         []*tvl.Pred

@@ -18,8 +18,12 @@ import (
 // wordFormula evaluates a formula over one free variable on word w of a
 // structure: one has the individuals where it is 1, nonZero those where
 // it is 1 or 1/2. b holds the individuals of the bound variables, the
-// same for every word (an update's precondition variables).
-type wordFormula func(s *tvl.Structure, w int, b []int, sv *sharedValues) (one, nonZero uint64)
+// same for every word (an update's precondition variables). Only the
+// individuals of care need be right (the others may be anything): a
+// connective skips an operand whose value cannot matter there, as an
+// update's cover is often the one scheduled thread, and a soft
+// invariant's formula mostly decided by its first conjuncts.
+type wordFormula func(s *tvl.Structure, w int, b []int, sv *sharedValues, care uint64) (one, nonZero uint64)
 
 // compileWordFormula returns the word-parallel form of f, whose free
 // variables are v and those of bound (each read from b at its index),
@@ -35,14 +39,14 @@ func compileWordFormula(voc *tvl.Vocabulary, f logic.Formula, v logic.Var, bound
 		if g.Value != logic.False {
 			nz = ^uint64(0)
 		}
-		return func(*tvl.Structure, int, []int, *sharedValues) (uint64, uint64) { return one, nz }
+		return func(*tvl.Structure, int, []int, *sharedValues, uint64) (uint64, uint64) { return one, nz }
 	case *logic.Atom:
 		if k, ok := sharedIndex(g.Pred); ok {
 			if len(g.Args) != 1 || g.Args[0] != v {
 				return nil
 			}
-			return func(_ *tvl.Structure, w int, _ []int, sv *sharedValues) (uint64, uint64) {
-				return sv.word(k, w)
+			return func(_ *tvl.Structure, w int, _ []int, sv *sharedValues, care uint64) (uint64, uint64) {
+				return sv.word(k, w, care)
 			}
 		}
 		p := voc.Lookup(g.Pred)
@@ -52,7 +56,7 @@ func compileWordFormula(voc *tvl.Vocabulary, f logic.Formula, v logic.Var, bound
 		switch {
 		case p.Arity == 0:
 			i := p.Index
-			return func(s *tvl.Structure, _ int, _ []int, _ *sharedValues) (uint64, uint64) {
+			return func(s *tvl.Structure, _ int, _ []int, _ *sharedValues, _ uint64) (uint64, uint64) {
 				switch s.Nullary(i) {
 				case logic.True:
 					return ^uint64(0), ^uint64(0)
@@ -63,7 +67,7 @@ func compileWordFormula(voc *tvl.Vocabulary, f logic.Formula, v logic.Var, bound
 			}
 		case p.Arity == 1 && g.Args[0] == v:
 			i := p.Index
-			return func(s *tvl.Structure, w int, _ []int, _ *sharedValues) (uint64, uint64) {
+			return func(s *tvl.Structure, w int, _ []int, _ *sharedValues, _ uint64) (uint64, uint64) {
 				val, half := s.UnaryWords(i, w)
 				return val, val | half
 			}
@@ -73,7 +77,7 @@ func compileWordFormula(voc *tvl.Vocabulary, f logic.Formula, v logic.Var, bound
 				return nil
 			}
 			i := p.Index
-			return func(s *tvl.Structure, _ int, b []int, _ *sharedValues) (uint64, uint64) {
+			return func(s *tvl.Structure, _ int, b []int, _ *sharedValues, _ uint64) (uint64, uint64) {
 				switch s.Unary(i, b[j]) {
 				case logic.True:
 					return ^uint64(0), ^uint64(0)
@@ -89,8 +93,8 @@ func compileWordFormula(voc *tvl.Vocabulary, f logic.Formula, v logic.Var, bound
 		if sub == nil {
 			return nil
 		}
-		return func(s *tvl.Structure, w int, b []int, sv *sharedValues) (uint64, uint64) {
-			one, nz := sub(s, w, b, sv)
+		return func(s *tvl.Structure, w int, b []int, sv *sharedValues, care uint64) (uint64, uint64) {
+			one, nz := sub(s, w, b, sv, care)
 			return ^nz, ^one
 		}
 	case *logic.Binary:
@@ -100,27 +104,41 @@ func compileWordFormula(voc *tvl.Vocabulary, f logic.Formula, v logic.Var, bound
 		}
 		switch g.Op {
 		case logic.And:
-			return func(s *tvl.Structure, w int, b []int, sv *sharedValues) (uint64, uint64) {
-				a1, anz := l(s, w, b, sv)
-				b1, bnz := r(s, w, b, sv)
+			// Where a is 0 so is the conjunction: b matters elsewhere.
+			return func(s *tvl.Structure, w int, b []int, sv *sharedValues, care uint64) (uint64, uint64) {
+				a1, anz := l(s, w, b, sv, care)
+				rest := care & anz
+				if rest == 0 {
+					return 0, 0
+				}
+				b1, bnz := r(s, w, b, sv, rest)
 				return a1 & b1, anz & bnz
 			}
 		case logic.Or:
-			return func(s *tvl.Structure, w int, b []int, sv *sharedValues) (uint64, uint64) {
-				a1, anz := l(s, w, b, sv)
-				b1, bnz := r(s, w, b, sv)
+			// Where a is 1 so is the disjunction.
+			return func(s *tvl.Structure, w int, b []int, sv *sharedValues, care uint64) (uint64, uint64) {
+				a1, anz := l(s, w, b, sv, care)
+				rest := care &^ a1
+				if rest == 0 {
+					return ^uint64(0), ^uint64(0)
+				}
+				b1, bnz := r(s, w, b, sv, rest)
 				return a1 | b1, anz | bnz
 			}
-		case logic.Implies: // !a | b
-			return func(s *tvl.Structure, w int, b []int, sv *sharedValues) (uint64, uint64) {
-				a1, anz := l(s, w, b, sv)
-				b1, bnz := r(s, w, b, sv)
+		case logic.Implies: // !a | b: 1 where a is 0
+			return func(s *tvl.Structure, w int, b []int, sv *sharedValues, care uint64) (uint64, uint64) {
+				a1, anz := l(s, w, b, sv, care)
+				rest := care & anz
+				if rest == 0 {
+					return ^uint64(0), ^uint64(0)
+				}
+				b1, bnz := r(s, w, b, sv, rest)
 				return ^anz | b1, ^a1 | bnz
 			}
 		case logic.Iff: // (!a | b) & (!b | a)
-			return func(s *tvl.Structure, w int, b []int, sv *sharedValues) (uint64, uint64) {
-				a1, anz := l(s, w, b, sv)
-				b1, bnz := r(s, w, b, sv)
+			return func(s *tvl.Structure, w int, b []int, sv *sharedValues, care uint64) (uint64, uint64) {
+				a1, anz := l(s, w, b, sv, care)
+				b1, bnz := r(s, w, b, sv, care)
 				return (^anz | b1) & (^bnz | a1), (^a1 | bnz) & (^b1 | anz)
 			}
 		}
@@ -129,10 +147,17 @@ func compileWordFormula(voc *tvl.Vocabulary, f logic.Formula, v logic.Var, bound
 		if c == nil || t == nil || e == nil {
 			return nil
 		}
-		return func(s *tvl.Structure, w int, b []int, sv *sharedValues) (uint64, uint64) {
-			c1, cnz := c(s, w, b, sv)
-			t1, tnz := t(s, w, b, sv)
-			e1, enz := e(s, w, b, sv)
+		return func(s *tvl.Structure, w int, b []int, sv *sharedValues, care uint64) (uint64, uint64) {
+			c1, cnz := c(s, w, b, sv, care)
+			// The then branch matters where the condition is not 0, the
+			// else branch where it is not 1.
+			var t1, tnz, e1, enz uint64
+			if m := care & cnz; m != 0 {
+				t1, tnz = t(s, w, b, sv, m)
+			}
+			if m := care &^ c1; m != 0 {
+				e1, enz = e(s, w, b, sv, m)
+			}
 			zero, half := ^cnz, cnz&^c1
 			// Where the condition is 1/2 the value is the join of both
 			// branches: 1 only if both are 1, not 0 if either is not.
@@ -177,29 +202,6 @@ type wordConjunct struct {
 	index   int
 	negated bool
 	nullary bool
-}
-
-// ones returns the individuals of word w where the conjunct is 1.
-func (c *wordConjunct) ones(s *tvl.Structure, w int) uint64 {
-	switch {
-	case c.f != nil:
-		one, _ := c.f(s, w, nil, nil)
-		return one
-	case c.nullary:
-		v := s.Nullary(c.index)
-		if c.negated {
-			v = v.Not()
-		}
-		if v == logic.True {
-			return ^uint64(0)
-		}
-		return 0
-	}
-	val, half := s.UnaryWords(c.index, w)
-	if c.negated {
-		return ^(val | half)
-	}
-	return val
 }
 
 // compileWordConstraint returns the word-parallel form of k, or nil.
@@ -307,14 +309,123 @@ func compileWordConjunct(voc *tvl.Vocabulary, c logic.Formula, v logic.Var) (wor
 	return wordConjunct{f: f}, f != nil
 }
 
-// apply enforces the constraint on every individual of s, 64 at a time:
-// where the body is 1 a 1/2 head is sharpened and a head of the wrong
-// definite value discards the structure (false). A sharpening of p(u)
-// changes no other individual's body, so doing them all at once is what
-// the assignment-at-a-time loop would do.
-func (wc *wordConstraint) apply(c *Coercer, s *tvl.Structure, k *constraint, touched touchSet, res *CoerceResult, d *Delta) bool {
-	for _, p := range wc.required {
-		if !c.ones.has(s, int32(p.ID), int32(p.Index)) {
+// The Coercer keeps its word constraints flat: a row per constraint and
+// their literals in one arena, in constraint order. Coerce passes over
+// thousands of soft invariants' constraints per structure, most settled
+// by a literal or two; following a pointer per constraint, per
+// disjunct and per conjunct, each a cache miss, was most of its time.
+
+// wordRow is constraint i's word form in the Coercer's arena: the
+// literals lits[req:from] are its required predicates beyond the two
+// guards, lits[from:to] its body's disjuncts, each ended by a literal
+// marked last.
+type wordRow struct {
+	req, from, to int32
+	// head is the head's unary table index, -1 for a 0 head.
+	head    int32
+	negated bool
+	word    bool
+}
+
+// wordLit is a literal of the arena: index is a unary or nullary table
+// index, a formula's number in the Coercer's formulas, or a required
+// predicate's ID.
+type wordLit struct {
+	index int32
+	kind  wordLitKind
+	last  bool
+}
+
+type wordLitKind uint8
+
+const (
+	litUnary wordLitKind = iota
+	litNotUnary
+	litNullary
+	litNotNullary
+	litFormula
+	litTrue     // an empty disjunct
+	litRequired // a required predicate (index: its ID)
+)
+
+// addWordRow appends constraint k's word form to the arena (a row with
+// word false when it has none).
+func (c *Coercer) addWordRow(k *constraint) {
+	wc := k.word
+	if wc == nil {
+		c.rows = append(c.rows, wordRow{})
+		return
+	}
+	r := wordRow{req: int32(len(c.lits)), head: -1, negated: wc.negated, word: true}
+	if wc.head != nil {
+		r.head = int32(wc.head.Index)
+	}
+	for j, p := range wc.required {
+		if j >= 2 { // the first two are the guards
+			c.lits = append(c.lits, wordLit{index: int32(p.ID), kind: litRequired})
+		}
+	}
+	r.from = int32(len(c.lits))
+	for _, conj := range wc.disj {
+		if len(conj) == 0 {
+			c.lits = append(c.lits, wordLit{kind: litTrue})
+		}
+		for _, wj := range conj {
+			l := wordLit{index: int32(wj.index)}
+			switch {
+			case wj.f != nil:
+				l = wordLit{index: int32(len(c.formulas)), kind: litFormula}
+				c.formulas = append(c.formulas, wj.f)
+			case wj.nullary && wj.negated:
+				l.kind = litNotNullary
+			case wj.nullary:
+				l.kind = litNullary
+			case wj.negated:
+				l.kind = litNotUnary
+			}
+			c.lits = append(c.lits, l)
+		}
+		c.lits[len(c.lits)-1].last = true
+	}
+	r.to = int32(len(c.lits))
+	c.rows = append(c.rows, r)
+}
+
+// litOnes returns the individuals of word w where l is 1, right on
+// those of care.
+func (c *Coercer) litOnes(l wordLit, s *tvl.Structure, w int, care uint64) uint64 {
+	switch l.kind {
+	case litUnary:
+		val, _ := s.UnaryWords(int(l.index), w)
+		return val
+	case litNotUnary:
+		val, half := s.UnaryWords(int(l.index), w)
+		return ^(val | half)
+	case litNullary:
+		if s.Nullary(int(l.index)) == logic.True {
+			return ^uint64(0)
+		}
+		return 0
+	case litNotNullary:
+		if s.Nullary(int(l.index)) == logic.False {
+			return ^uint64(0)
+		}
+		return 0
+	case litFormula:
+		one, _ := c.formulas[l.index](s, w, nil, nil, care)
+		return one
+	}
+	return ^uint64(0) // litTrue
+}
+
+// applyWord enforces constraint i, of word form r, on every individual
+// of s, 64 at a time: where the body is 1 a 1/2 head is sharpened and a
+// head of the wrong definite value discards the structure (false). A
+// sharpening of p(u) changes no other individual's body, so doing them
+// all at once is what the assignment-at-a-time loop would do.
+func (c *Coercer) applyWord(s *tvl.Structure, i int, r *wordRow, touched touchSet, res *CoerceResult, d *Delta) bool {
+	for _, l := range c.lits[r.req:r.from] {
+		if !c.ones.has(s, l.index, c.unaryIndex[l.index]) {
 			return true
 		}
 	}
@@ -322,50 +433,53 @@ func (wc *wordConstraint) apply(c *Coercer, s *tvl.Structure, k *constraint, tou
 	for w := 0; w*64 < n; w++ {
 		// one: the individuals left that may need the head enforced,
 		// narrowed to where the body is 1.
-		one := ^uint64(0)
-		if rest := n - w*64; rest < 64 {
-			one = 1<<uint(rest) - 1
-		}
+		one := validMask(s, w)
 		var val, half uint64
-		if wc.head != nil {
-			val, half = s.UnaryWords(wc.head.Index, w)
-			if wc.negated {
+		if r.head >= 0 {
+			val, half = s.UnaryWords(int(r.head), w)
+			if r.negated {
 				one &= val | half
 			} else {
 				one &^= val
 			}
 		}
-		one = wc.body(s, w, one)
+		if one != 0 {
+			one = c.wordBody(s, r, w, one)
+		}
 		if d != nil && one != 0 {
-			one &= k.touchedMask(d, w)
+			one &= c.cons[i].touchedMask(d, w)
 		}
 		if one == 0 {
 			continue
 		}
-		if wc.head == nil {
+		k := c.cons[i]
+		if r.head < 0 {
 			res.Breaches++
 			res.Violated = k.src.String() + " (" + k.src.Origin + ")"
 			return false
 		}
-		if !wc.enforce(c, s, k, w, one, val, half, touched, res, d) {
+		if !k.word.enforce(c, s, k, w, one, val, half, touched, res, d) {
 			return false
 		}
 	}
 	return true
 }
 
-// body returns the individuals of cand in word w where the body is 1.
-func (wc *wordConstraint) body(s *tvl.Structure, w int, cand uint64) uint64 {
+// wordBody returns the individuals of cand in word w where row r's body
+// is 1.
+func (c *Coercer) wordBody(s *tvl.Structure, r *wordRow, w int, cand uint64) uint64 {
 	var one uint64
-	for _, conj := range wc.disj {
-		m := cand &^ one
-		if m == 0 {
-			break
+	m := cand
+	for _, l := range c.lits[r.from:r.to] {
+		if m != 0 {
+			m &= c.litOnes(l, s, w, m)
 		}
-		for i := 0; i < len(conj) && m != 0; i++ {
-			m &= conj[i].ones(s, w)
+		if l.last {
+			one |= m
+			if m = cand &^ one; m == 0 {
+				break
+			}
 		}
-		one |= m
 	}
 	return one
 }

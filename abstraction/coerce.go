@@ -112,6 +112,11 @@ type Coercer struct {
 	guards [][2]int32
 	// unaryIndex is the table index of each unary predicate, by ID.
 	unaryIndex []int32
+	// rows, lits and formulas are the word constraints laid out flat
+	// (bitwise.go): rows[i] is constraint i's.
+	rows     []wordRow
+	lits     []wordLit
+	formulas []wordFormula
 	// closures are the transitive closures of the binary tables the
 	// structures coerced share, computed once for every constraint.
 	closures *tvl.ClosureCache
@@ -165,6 +170,7 @@ func newCoercer(voc *tvl.Vocabulary, ks []*constraint) *Coercer {
 	}
 	sm := voc.Summary().ID
 	for i, k := range ks {
+		c.addWordRow(k)
 		c.guards[i] = [2]int32{-1, -1}
 		if k.word != nil {
 			for j, p := range k.word.required {
@@ -307,6 +313,14 @@ func (c *Coercer) coerce(s *tvl.Structure, changed []*tvl.Pred, only func(*const
 				if g := c.guards[i]; g[0] >= 0 && (!c.ones.has(s, g[0], c.unaryIndex[g[0]]) || g[1] >= 0 && !c.ones.has(s, g[1], c.unaryIndex[g[1]])) {
 					continue
 				}
+				if r := &c.rows[i]; r.word && only == nil {
+					// The common case, without reading the constraint.
+					if !c.applyWord(s, i, r, touched, &res, d) {
+						res.Consistent = false
+						return res
+					}
+					continue
+				}
 				k := c.cons[i]
 				if only != nil && !only(k) {
 					continue
@@ -355,7 +369,7 @@ func (c *Coercer) apply(s *tvl.Structure, idx int, k *constraint, touched touchS
 		return true
 	}
 	if k.word != nil {
-		return k.word.apply(c, s, k, touched, res, d)
+		return c.applyWord(s, idx, &c.rows[idx], touched, res, d)
 	}
 	sc := c.bindScratch(s, idx, k)
 	clear(sc.asg)

@@ -1,6 +1,7 @@
 package abstraction
 
 import (
+	"math/bits"
 	"os"
 	"strconv"
 	"strings"
@@ -95,13 +96,15 @@ func (c *actionCompiler) sharedAtom(g logic.Formula, v logic.Var) (int, error) {
 // structure, each computed when first read: the shared subformulas'
 // values and the covers' masks.
 type sharedValues struct {
-	a    *Action
-	s    *tvl.Structure
-	bs   Bindings
-	done []bool
-	// one and nz hold formula k's words at [k*words, (k+1)*words).
-	one, nz []uint64
-	words   int
+	a  *Action
+	s  *tvl.Structure
+	bs Bindings
+	// bound[k] is formula k bound to s, once a reader needs it.
+	bound []*tvl.Bound
+	// one and nz hold formula k's words at [k*words, (k+1)*words),
+	// right on the individuals known holds.
+	one, nz, known []uint64
+	words          int
 	// masks holds cover k's words at [k*words, (k+1)*words) once
 	// maskDone[k].
 	masks    []uint64
@@ -113,8 +116,8 @@ func (a *Action) newSharedValues(s *tvl.Structure, bs Bindings) *sharedValues {
 		return nil
 	}
 	words := (s.Size() + 63) / 64
-	return &sharedValues{a: a, s: s, bs: bs, done: make([]bool, len(a.shared)),
-		one: make([]uint64, words*len(a.shared)), nz: make([]uint64, words*len(a.shared)), words: words,
+	return &sharedValues{a: a, s: s, bs: bs, bound: make([]*tvl.Bound, len(a.shared)),
+		one: make([]uint64, words*len(a.shared)), nz: make([]uint64, words*len(a.shared)), known: make([]uint64, words*len(a.shared)), words: words,
 		masks: make([]uint64, words*len(a.covers)), maskDone: make([]bool, len(a.covers))}
 }
 
@@ -124,31 +127,34 @@ func (sv *sharedValues) coverMask(k, w int) uint64 {
 	if !sv.maskDone[k] {
 		sv.maskDone[k] = true
 		for i := 0; i < sv.words; i++ {
-			sv.masks[base+i] = sv.a.covers[k].maskFor(sv.s, i, false)
+			sv.masks[base+i] = sv.a.covers[k].mask(sv.a.coverAtoms, sv.s, i)
 		}
 	}
 	return sv.masks[base+w]
 }
 
 // word returns word w of shared subformula k: where it is 1, where it is
-// not 0.
-func (sv *sharedValues) word(k, w int) (uint64, uint64) {
-	base := k * sv.words
-	if !sv.done[k] {
-		sv.done[k] = true
-		bound := sv.bs.bind(sv.a.shared[k], sv.s)
-		for u := 0; u < sv.s.Size(); u++ {
-			bit := uint64(1) << uint(u&63)
-			switch bound.Eval(u) {
+// not 0, right on the individuals of care (each evaluated once, when a
+// reader first cares about it).
+func (sv *sharedValues) word(k, w int, care uint64) (uint64, uint64) {
+	i := k*sv.words + w
+	if need := care &^ sv.known[i] & validMask(sv.s, w); need != 0 {
+		if sv.bound[k] == nil {
+			sv.bound[k] = sv.bs.bind(sv.a.shared[k], sv.s)
+		}
+		sv.known[i] |= need
+		for ; need != 0; need &= need - 1 {
+			bit := need & -need
+			switch sv.bound[k].Eval(w*64 + bits.TrailingZeros64(bit)) {
 			case logic.True:
-				sv.one[base+u>>6] |= bit
-				sv.nz[base+u>>6] |= bit
+				sv.one[i] |= bit
+				sv.nz[i] |= bit
 			case logic.Unknown:
-				sv.nz[base+u>>6] |= bit
+				sv.nz[i] |= bit
 			}
 		}
 	}
-	return sv.one[base+w], sv.nz[base+w]
+	return sv.one[i], sv.nz[i]
 }
 
 // addSharedUpdate compiles the derived update of unary p by f with its

@@ -72,7 +72,9 @@ func TestSharedUpdatesAgreeWithTuples(t *testing.T) {
 			continue
 		}
 		shared++
-		fast := &Action{src: &model.Action{}, updates: []compiledUpdate{{pred: x, where: where, word: word}}, shared: c.a.shared, covers: []cover{where}}
+		fast := &Action{src: &model.Action{}, shared: c.a.shared}
+		fc := &actionCompiler{a: fast}
+		fast.updates = []compiledUpdate{{pred: x, where: where, word: word, coverID: fc.wordCover(word, where)}}
 		n := 1 + r.IntN(6)
 		if i%5 == 0 {
 			n = 60 + r.IntN(80)

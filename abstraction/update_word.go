@@ -62,16 +62,11 @@ func (cv cover) wordable() bool {
 	return true
 }
 
-// nonZeroWord returns word w of the individuals where the unary p is not 0.
-func nonZeroWord(s *tvl.Structure, p *tvl.Pred, w int) uint64 {
-	val, half := s.UnaryWords(p.Index, w)
-	return val | half
-}
-
-// anyNonZero reports whether the unary p is not 0 for some individual.
-func anyNonZero(s *tvl.Structure, p *tvl.Pred) bool {
+// anyNonZero reports whether the unary predicate of table index i is
+// not 0 for some individual.
+func anyNonZero(s *tvl.Structure, i int) bool {
 	for w := 0; w*64 < s.Size(); w++ {
-		if nonZeroWord(s, p, w)&validMask(s, w) != 0 {
+		if val, half := s.UnaryWords(i, w); (val|half)&validMask(s, w) != 0 {
 			return true
 		}
 	}
@@ -86,37 +81,85 @@ func validMask(s *tvl.Structure, w int) uint64 {
 	return ^uint64(0)
 }
 
-// maskFor returns word w of the individuals the cover holds (of a unary
-// update: position 0 is the update's variable), as tuples does; all
-// takes every individual as marked, the filters still applying.
-func (cv cover) maskFor(s *tvl.Structure, w int, all bool) uint64 {
-	if cv.all {
-		return validMask(s, w)
-	}
-	m := ^uint64(0)
-	if !all {
-		m = 0
+// flatCover is an interned word cover laid out for its mask: its atoms
+// and filters are the entries coverAtoms[from:to] of its action, read
+// without following a pointer per atom. With thousands of covers per
+// action, those pointers' cache misses were most of the masks' cost.
+type flatCover struct {
+	all      bool
+	from, to int32
+}
+
+// flatAtom is a cover atom or filter by its predicate's table index.
+type flatAtom struct {
+	index int32
+	kind  flatKind
+}
+
+type flatKind uint8
+
+const (
+	atomNullary   flatKind = iota // not 0: every individual
+	atomOwn                       // p(v): where p is not 0
+	atomOther                     // p(x), x another variable: every individual once p is not 0 somewhere
+	filterNullary                 // 0: no individual
+	filterOwn                     // p(v): only where p is not 0
+)
+
+// flatten lays out a wordable cover (of a unary update: position 0 is
+// the update's variable) as entries appended to atoms.
+func (cv cover) flatten(atoms []flatAtom) (flatCover, []flatAtom) {
+	fc := flatCover{all: cv.all, from: int32(len(atoms))}
+	if !cv.all {
 		for _, a := range cv.atoms {
+			k := atomOther
 			switch {
 			case a.pred.Arity == 0:
-				if s.Nullary(a.pred.Index) != logic.False {
-					m = ^uint64(0)
-				}
+				k = atomNullary
 			case a.pos[0] == 0:
-				m |= nonZeroWord(s, a.pred, w)
-			case anyNonZero(s, a.pred):
-				m = ^uint64(0)
+				k = atomOwn
 			}
+			atoms = append(atoms, flatAtom{index: int32(a.pred.Index), kind: k})
+		}
+		for _, a := range cv.filter {
+			k := filterOwn
+			if a.pred.Arity == 0 {
+				k = filterNullary
+			}
+			atoms = append(atoms, flatAtom{index: int32(a.pred.Index), kind: k})
 		}
 	}
-	for _, a := range cv.filter {
-		if a.pred.Arity == 0 {
-			if s.Nullary(a.pred.Index) == logic.False {
+	fc.to = int32(len(atoms))
+	return fc, atoms
+}
+
+// mask returns word w of the individuals cover fc holds, as tuples does.
+func (fc flatCover) mask(atoms []flatAtom, s *tvl.Structure, w int) uint64 {
+	if fc.all {
+		return validMask(s, w)
+	}
+	var m uint64
+	for _, a := range atoms[fc.from:fc.to] {
+		switch a.kind {
+		case atomNullary:
+			if s.Nullary(int(a.index)) != logic.False {
+				m = ^uint64(0)
+			}
+		case atomOwn:
+			val, half := s.UnaryWords(int(a.index), w)
+			m |= val | half
+		case atomOther:
+			if m != ^uint64(0) && anyNonZero(s, int(a.index)) {
+				m = ^uint64(0)
+			}
+		case filterNullary:
+			if s.Nullary(int(a.index)) == logic.False {
 				return 0
 			}
-			continue
+		case filterOwn:
+			val, half := s.UnaryWords(int(a.index), w)
+			m &= val | half
 		}
-		m &= nonZeroWord(s, a.pred, w)
 	}
 	return m & validMask(s, w)
 }
@@ -156,7 +199,9 @@ func (c *actionCompiler) wordCover(word *wordUpdate, where cover) int {
 		c.coverKey = map[string]int{}
 	}
 	c.coverKey[k] = len(c.a.covers)
-	c.a.covers = append(c.a.covers, where)
+	var fc flatCover
+	fc, c.a.coverAtoms = where.flatten(c.a.coverAtoms)
+	c.a.covers = append(c.a.covers, fc)
 	return len(c.a.covers) - 1
 }
 
@@ -170,7 +215,7 @@ func (wu *wordUpdate) apply(pre, post *tvl.Structure, p *tvl.Pred, coverID int, 
 		if m == 0 {
 			continue
 		}
-		one, nz := wu.f(pre, w, b, sv)
+		one, nz := wu.f(pre, w, b, sv, m)
 		val, half := pre.UnaryWords(p.Index, w)
 		newVal, newHalf := one&m|val&^m, (nz&^one)&m|half&^m
 		for diff := ((newVal ^ val) | (newHalf ^ half)) & m; diff != 0; diff &= diff - 1 {

@@ -61,7 +61,9 @@ func TestWordUpdatesAgreeWithTuples(t *testing.T) {
 		u := compiledUpdate{pred: x, eval: k, fromBinding: []int{0}, where: where}
 		plain := &Action{src: &model.Action{}, updates: []compiledUpdate{u}}
 		u.word = word
-		fast := &Action{src: &model.Action{}, updates: []compiledUpdate{u}, covers: []cover{where}}
+		fast := &Action{src: &model.Action{}}
+		u.coverID = (&actionCompiler{a: fast}).wordCover(word, where)
+		fast.updates = []compiledUpdate{u}
 		n := 1 + r.IntN(5)
 		if i%3 == 0 {
 			n = 1 + r.IntN(150)
