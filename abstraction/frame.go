@@ -39,8 +39,13 @@ var coverAll = cover{all: true}
 // union covers a's tuples and b's; their filters are dropped (a filter
 // narrows only its own atoms).
 func union(a, b cover) cover {
-	if a.all || b.all {
+	switch {
+	case a.all || b.all:
 		return coverAll
+	case len(a.atoms) == 0: // a covers nothing: b as it is, filters kept
+		return b
+	case len(b.atoms) == 0:
+		return a
 	}
 	return cover{atoms: append(append([]coverAtom(nil), a.atoms...), b.atoms...)}
 }
