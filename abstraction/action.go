@@ -30,7 +30,7 @@ type compiledUpdate struct {
 	// it gives back the predicate's value.
 	where cover
 	// word is the update's word-parallel form, or nil (update_word.go).
-	word *wordUpdate
+	word wordNodes
 	// coverID is where's index in the action's word covers (word only):
 	// thousands of derived updates share a few dozen covers, whose masks
 	// a structure computes once.
@@ -375,7 +375,7 @@ func (c *actionCompiler) addUpdate(p *predicates.Predicate, args []logic.Var, f 
 		return c.wrap("update of "+p.Name, err)
 	}
 	where := (&coverAnalysis{voc: c.voc.Tvl(), pred: p.Pred, args: args}).changes(f)
-	var word *wordUpdate
+	var word wordNodes
 	if !wordParallelOff {
 		word = compileWordUpdate(c.voc.Tvl(), p.Pred, args, f, c.a.preVars, where)
 	}

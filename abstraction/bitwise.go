@@ -15,158 +15,6 @@ import (
 // is checked for 64 individuals at a time: a formula's value on a word of
 // individuals is two bit masks, where it is 1 and where it is not 0.
 
-// wordFormula evaluates a formula over one free variable on word w of a
-// structure: one has the individuals where it is 1, nonZero those where
-// it is 1 or 1/2. b holds the individuals of the bound variables, the
-// same for every word (an update's precondition variables). Only the
-// individuals of care need be right (the others may be anything): a
-// connective skips an operand whose value cannot matter there, as an
-// update's cover is often the one scheduled thread, and a soft
-// invariant's formula mostly decided by its first conjuncts.
-type wordFormula func(s *tvl.Structure, w int, b []int, sv *sharedValues, care uint64) (one, nonZero uint64)
-
-// compileWordFormula returns the word-parallel form of f, whose free
-// variables are v and those of bound (each read from b at its index),
-// or nil when f uses anything but unary and nullary atoms, constants and
-// connectives.
-func compileWordFormula(voc *tvl.Vocabulary, f logic.Formula, v logic.Var, bound map[logic.Var]int) wordFormula {
-	switch g := f.(type) {
-	case *logic.Const:
-		var one, nz uint64
-		if g.Value == logic.True {
-			one = ^uint64(0)
-		}
-		if g.Value != logic.False {
-			nz = ^uint64(0)
-		}
-		return func(*tvl.Structure, int, []int, *sharedValues, uint64) (uint64, uint64) { return one, nz }
-	case *logic.Atom:
-		if k, ok := sharedIndex(g.Pred); ok {
-			if len(g.Args) != 1 || g.Args[0] != v {
-				return nil
-			}
-			return func(_ *tvl.Structure, w int, _ []int, sv *sharedValues, care uint64) (uint64, uint64) {
-				return sv.word(k, w, care)
-			}
-		}
-		p := voc.Lookup(g.Pred)
-		if p == nil || p.Arity != len(g.Args) {
-			return nil
-		}
-		switch {
-		case p.Arity == 0:
-			i := p.Index
-			return func(s *tvl.Structure, _ int, _ []int, _ *sharedValues, _ uint64) (uint64, uint64) {
-				switch s.Nullary(i) {
-				case logic.True:
-					return ^uint64(0), ^uint64(0)
-				case logic.Unknown:
-					return 0, ^uint64(0)
-				}
-				return 0, 0
-			}
-		case p.Arity == 1 && g.Args[0] == v:
-			i := p.Index
-			return func(s *tvl.Structure, w int, _ []int, _ *sharedValues, _ uint64) (uint64, uint64) {
-				val, half := s.UnaryWords(i, w)
-				return val, val | half
-			}
-		case p.Arity == 1:
-			j, ok := bound[g.Args[0]]
-			if !ok {
-				return nil
-			}
-			i := p.Index
-			return func(s *tvl.Structure, _ int, b []int, _ *sharedValues, _ uint64) (uint64, uint64) {
-				switch s.Unary(i, b[j]) {
-				case logic.True:
-					return ^uint64(0), ^uint64(0)
-				case logic.Unknown:
-					return 0, ^uint64(0)
-				}
-				return 0, 0
-			}
-		}
-		return nil
-	case *logic.Not:
-		sub := compileWordFormula(voc, g.Sub, v, bound)
-		if sub == nil {
-			return nil
-		}
-		return func(s *tvl.Structure, w int, b []int, sv *sharedValues, care uint64) (uint64, uint64) {
-			one, nz := sub(s, w, b, sv, care)
-			return ^nz, ^one
-		}
-	case *logic.Binary:
-		l, r := compileWordFormula(voc, g.Left, v, bound), compileWordFormula(voc, g.Right, v, bound)
-		if l == nil || r == nil {
-			return nil
-		}
-		switch g.Op {
-		case logic.And:
-			// Where a is 0 so is the conjunction: b matters elsewhere.
-			return func(s *tvl.Structure, w int, b []int, sv *sharedValues, care uint64) (uint64, uint64) {
-				a1, anz := l(s, w, b, sv, care)
-				rest := care & anz
-				if rest == 0 {
-					return 0, 0
-				}
-				b1, bnz := r(s, w, b, sv, rest)
-				return a1 & b1, anz & bnz
-			}
-		case logic.Or:
-			// Where a is 1 so is the disjunction.
-			return func(s *tvl.Structure, w int, b []int, sv *sharedValues, care uint64) (uint64, uint64) {
-				a1, anz := l(s, w, b, sv, care)
-				rest := care &^ a1
-				if rest == 0 {
-					return ^uint64(0), ^uint64(0)
-				}
-				b1, bnz := r(s, w, b, sv, rest)
-				return a1 | b1, anz | bnz
-			}
-		case logic.Implies: // !a | b: 1 where a is 0
-			return func(s *tvl.Structure, w int, b []int, sv *sharedValues, care uint64) (uint64, uint64) {
-				a1, anz := l(s, w, b, sv, care)
-				rest := care & anz
-				if rest == 0 {
-					return ^uint64(0), ^uint64(0)
-				}
-				b1, bnz := r(s, w, b, sv, rest)
-				return ^anz | b1, ^a1 | bnz
-			}
-		case logic.Iff: // (!a | b) & (!b | a)
-			return func(s *tvl.Structure, w int, b []int, sv *sharedValues, care uint64) (uint64, uint64) {
-				a1, anz := l(s, w, b, sv, care)
-				b1, bnz := r(s, w, b, sv, care)
-				return (^anz | b1) & (^bnz | a1), (^a1 | bnz) & (^b1 | anz)
-			}
-		}
-	case *logic.If:
-		c, t, e := compileWordFormula(voc, g.Cond, v, bound), compileWordFormula(voc, g.Then, v, bound), compileWordFormula(voc, g.Else, v, bound)
-		if c == nil || t == nil || e == nil {
-			return nil
-		}
-		return func(s *tvl.Structure, w int, b []int, sv *sharedValues, care uint64) (uint64, uint64) {
-			c1, cnz := c(s, w, b, sv, care)
-			// The then branch matters where the condition is not 0, the
-			// else branch where it is not 1.
-			var t1, tnz, e1, enz uint64
-			if m := care & cnz; m != 0 {
-				t1, tnz = t(s, w, b, sv, m)
-			}
-			if m := care &^ c1; m != 0 {
-				e1, enz = e(s, w, b, sv, m)
-			}
-			zero, half := ^cnz, cnz&^c1
-			// Where the condition is 1/2 the value is the join of both
-			// branches: 1 only if both are 1, not 0 if either is not.
-			return c1&t1 | zero&e1 | half&t1&e1, c1&tnz | zero&enz | half&(tnz|enz)
-		}
-	}
-	return nil
-}
-
 // wordConstraint is a constraint over one variable whose body and head
 // have word-parallel forms; the head is a unary atom of that variable,
 // negated or not, or the constant 0.
@@ -196,9 +44,9 @@ type wordConstraint struct {
 
 // wordConjunct is one conjunct of a word constraint's body: a unary
 // literal p(v) or !p(v) (index, negated), a nullary atom (nullary), or
-// any other formula in word-parallel form (f).
+// any other formula in word-parallel form (f, wordnodes.go).
 type wordConjunct struct {
-	f       wordFormula
+	f       wordNodes
 	index   int
 	negated bool
 	nullary bool
@@ -305,8 +153,8 @@ func compileWordConjunct(voc *tvl.Vocabulary, c logic.Formula, v logic.Var) (wor
 			}
 		}
 	}
-	f := compileWordFormula(voc, c, v, nil)
-	return wordConjunct{f: f}, f != nil
+	f, ok := compileWordNodes(voc, c, v, nil, nil)
+	return wordConjunct{f: f[:len(f):len(f)]}, ok
 }
 
 // The Coercer keeps its word constraints flat: a row per constraint and
@@ -412,7 +260,7 @@ func (c *Coercer) litOnes(l wordLit, s *tvl.Structure, w int, care uint64) uint6
 		}
 		return 0
 	case litFormula:
-		one, _ := c.formulas[l.index](s, w, nil, nil, care)
+		one, _ := c.formulas[l.index].eval(0, s, w, nil, nil, care)
 		return one
 	}
 	return ^uint64(0) // litTrue

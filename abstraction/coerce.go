@@ -116,7 +116,7 @@ type Coercer struct {
 	// (bitwise.go): rows[i] is constraint i's.
 	rows     []wordRow
 	lits     []wordLit
-	formulas []wordFormula
+	formulas []wordNodes
 	// closures are the transitive closures of the binary tables the
 	// structures coerced share, computed once for every constraint.
 	closures *tvl.ClosureCache

@@ -137,7 +137,7 @@ func (a *Action) UpdateFrom(s *tvl.Structure, b Binding, bs Bindings) (*tvl.Stru
 	sv := a.newSharedValues(pre, bs)
 	for _, u := range a.updates {
 		if u.word != nil {
-			if u.word.apply(pre, post, u.pred, u.coverID, b, sv) {
+			if u.word.applyUpdate(pre, post, u.pred, u.coverID, b, sv) {
 				changed = append(changed, u.pred)
 			}
 			continue

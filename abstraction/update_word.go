@@ -18,15 +18,10 @@ import (
 // formula. The tuples written are the same: the formula's value on the
 // covered individuals where it differs from the predicate's.
 
-// wordUpdate is the word-parallel form of a unary update.
-type wordUpdate struct {
-	f wordFormula
-}
-
 // compileWordUpdate returns the word-parallel form of the update of
 // unary p(v) by f (preVars: the precondition's variables, which f reads
 // from the binding), or nil when f or the cover does not have one.
-func compileWordUpdate(voc *tvl.Vocabulary, p *tvl.Pred, args []logic.Var, f logic.Formula, preVars []logic.Var, where cover) *wordUpdate {
+func compileWordUpdate(voc *tvl.Vocabulary, p *tvl.Pred, args []logic.Var, f logic.Formula, preVars []logic.Var, where cover) wordNodes {
 	if p.Arity != 1 || len(args) != 1 || !where.wordable() {
 		return nil
 	}
@@ -36,11 +31,11 @@ func compileWordUpdate(voc *tvl.Vocabulary, p *tvl.Pred, args []logic.Var, f log
 			bound[v] = i
 		}
 	}
-	wf := compileWordFormula(voc, f, args[0], bound)
-	if wf == nil {
+	ns, ok := compileWordNodes(voc, f, args[0], bound, nil)
+	if !ok {
 		return nil
 	}
-	return &wordUpdate{f: wf}
+	return ns[:len(ns):len(ns)]
 }
 
 // wordable reports whether a unary update's cover can be computed a word
@@ -187,7 +182,7 @@ func (cv cover) key() string {
 
 // wordCover interns a word-parallel update's cover among the action's
 // (-1 for an update with no word form).
-func (c *actionCompiler) wordCover(word *wordUpdate, where cover) int {
+func (c *actionCompiler) wordCover(word wordNodes, where cover) int {
 	if word == nil {
 		return -1
 	}
@@ -208,14 +203,14 @@ func (c *actionCompiler) wordCover(word *wordUpdate, where cover) int {
 // apply writes into post the update of p on the individuals of pre the
 // cover holds where the formula's value differs from p's; it reports
 // whether it wrote any.
-func (wu *wordUpdate) apply(pre, post *tvl.Structure, p *tvl.Pred, coverID int, b []int, sv *sharedValues) bool {
+func (wu wordNodes) applyUpdate(pre, post *tvl.Structure, p *tvl.Pred, coverID int, b []int, sv *sharedValues) bool {
 	differs := false
 	for w := 0; w*64 < pre.Size(); w++ {
 		m := sv.coverMask(coverID, w)
 		if m == 0 {
 			continue
 		}
-		one, nz := wu.f(pre, w, b, sv, m)
+		one, nz := wu.eval(0, pre, w, b, sv, m)
 		val, half := pre.UnaryWords(p.Index, w)
 		newVal, newHalf := one&m|val&^m, (nz&^one)&m|half&^m
 		for diff := ((newVal ^ val) | (newHalf ^ half)) & m; diff != 0; diff &= diff - 1 {
