@@ -54,7 +54,7 @@ func TestWordConstraintsAgreeWithTheJoin(t *testing.T) {
 	for _, p := range []string{"x", "y", "z"} {
 		voc.MustAdd(p, 1)
 	}
-	compiled, discards, sharpened := 0, 0, 0
+	compiled, discards, sharpened, required3, emptyDisjunct := 0, 0, 0, 0, 0
 	for i := 0; i < 6000; i++ {
 		var head logic.Formula
 		switch r.IntN(3) {
@@ -65,13 +65,33 @@ func TestWordConstraintsAgreeWithTheJoin(t *testing.T) {
 		default:
 			head = logic.NewNot(logic.NewAtom([]string{"x", "y", "z"}[r.IntN(3)], "v"))
 		}
-		src := predicates.Constraint{Body: unaryFormula(r, 3), Head: head, Vars: []logic.Var{"v"}, Origin: "test"}
+		body := unaryFormula(r, 3)
+		switch i % 10 {
+		case 0:
+			// Three required predicates: one more than the Coercer's
+			// guards, read from the arena.
+			all := logic.NewAnd(logic.NewAtom("x", "v"), logic.NewAnd(logic.NewAtom("y", "v"), logic.NewAtom("z", "v")))
+			body = logic.NewAnd(all, body)
+		case 1:
+			// A disjunct that is 1: an empty conjunction in the arena.
+			body = &logic.Binary{Op: logic.Or, Left: body, Right: &logic.Binary{Op: logic.And, Left: &logic.Const{Value: logic.True}, Right: &logic.Const{Value: logic.True}}}
+		}
+		src := predicates.Constraint{Body: body, Head: head, Vars: []logic.Var{"v"}, Origin: "test"}
 		k, err := compileConstraint(voc, src)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if k.word == nil {
 			t.Fatalf("%s: no word-parallel form", src)
+		}
+		if len(k.word.required) >= 3 {
+			required3++
+		}
+		for _, d := range k.word.disj {
+			if len(d) == 0 {
+				emptyDisjunct++
+				break
+			}
 		}
 		compiled++
 		n := 1 + r.IntN(4)
@@ -104,5 +124,8 @@ func TestWordConstraintsAgreeWithTheJoin(t *testing.T) {
 	}
 	if discards < 100 || sharpened < 100 {
 		t.Errorf("too few discards (%d) or sharpenings (%d) among %d constraints", discards, sharpened, compiled)
+	}
+	if required3 < 100 || emptyDisjunct < 100 {
+		t.Errorf("too few constraints with three required predicates (%d) or an empty disjunct (%d)", required3, emptyDisjunct)
 	}
 }
