@@ -41,6 +41,8 @@ type wordNode struct {
 	other, other2 int32
 }
 
+var binaryNodeKinds = map[logic.BinOp]wordNodeKind{logic.And: nodeAnd, logic.Or: nodeOr, logic.Implies: nodeImplies, logic.Iff: nodeIff}
+
 // wordNodes is a compiled word formula.
 type wordNodes []wordNode
 
@@ -77,45 +79,37 @@ func compileWordNodes(voc *tvl.Vocabulary, f logic.Formula, v logic.Var, bound m
 		}
 		return out, false
 	case *logic.Not:
-		out = append(out, wordNode{kind: nodeNot})
-		return compileWordNodes(voc, g.Sub, v, bound, out)
+		return compileConnective(voc, nodeNot, v, bound, out, g.Sub)
 	case *logic.Binary:
-		var kind wordNodeKind
-		switch g.Op {
-		case logic.And:
-			kind = nodeAnd
-		case logic.Or:
-			kind = nodeOr
-		case logic.Implies:
-			kind = nodeImplies
-		case logic.Iff:
-			kind = nodeIff
-		default:
-			return out, false
-		}
-		at := len(out)
-		out = append(out, wordNode{kind: kind})
-		out, ok := compileWordNodes(voc, g.Left, v, bound, out)
+		kind, ok := binaryNodeKinds[g.Op]
 		if !ok {
 			return out, false
 		}
-		out[at].other = int32(len(out))
-		return compileWordNodes(voc, g.Right, v, bound, out)
+		return compileConnective(voc, kind, v, bound, out, g.Left, g.Right)
 	case *logic.If:
-		at := len(out)
-		out = append(out, wordNode{kind: nodeIf})
-		out, ok := compileWordNodes(voc, g.Cond, v, bound, out)
-		if !ok {
-			return out, false
-		}
-		out[at].other = int32(len(out))
-		if out, ok = compileWordNodes(voc, g.Then, v, bound, out); !ok {
-			return out, false
-		}
-		out[at].other2 = int32(len(out))
-		return compileWordNodes(voc, g.Else, v, bound, out)
+		return compileConnective(voc, nodeIf, v, bound, out, g.Cond, g.Then, g.Else)
 	}
 	return out, false
+}
+
+// compileConnective appends a connective of kind and its operands: the
+// first right after it, the second and third where other and other2 say.
+func compileConnective(voc *tvl.Vocabulary, kind wordNodeKind, v logic.Var, bound map[logic.Var]int, out wordNodes, subs ...logic.Formula) (wordNodes, bool) {
+	at := len(out)
+	out = append(out, wordNode{kind: kind})
+	for i, sub := range subs {
+		switch i {
+		case 1:
+			out[at].other = int32(len(out))
+		case 2:
+			out[at].other2 = int32(len(out))
+		}
+		var ok bool
+		if out, ok = compileWordNodes(voc, sub, v, bound, out); !ok {
+			return out, false
+		}
+	}
+	return out, true
 }
 
 // kleeneCode is 0, 1 or 2 for 0, 1 and 1/2.
