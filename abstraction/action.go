@@ -2,6 +2,7 @@ package abstraction
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/tvla-go/tvla/logic"
 	"github.com/tvla-go/tvla/model"
@@ -308,28 +309,21 @@ func reflexiveClosureOf(voc *predicates.Vocabulary, pred string) *predicates.Pre
 // nothing). Below a quantifier that binds from or to, the atom is another
 // tuple and stays.
 func withoutOldEdge(f logic.Formula, pred string, from, to logic.Var) logic.Formula {
-	rec := func(g logic.Formula) logic.Formula { return withoutOldEdge(g, pred, from, to) }
-	switch g := f.(type) {
-	case *logic.Atom:
-		if g.Pred == pred && len(g.Args) == 2 && g.Args[0] == from && g.Args[1] == to {
-			return logic.False0
-		}
-		return g
-	case *logic.Not:
-		return &logic.Not{Sub: rec(g.Sub)}
-	case *logic.Binary:
-		return &logic.Binary{Op: g.Op, Left: rec(g.Left), Right: rec(g.Right)}
-	case *logic.If:
-		return &logic.If{Cond: rec(g.Cond), Then: rec(g.Then), Else: rec(g.Else)}
-	case *logic.Quant:
-		for _, v := range g.Vars {
-			if v == from || v == to {
-				return g
+	return logic.Rewrite(f, func(f logic.Formula) (logic.Formula, bool) {
+		switch g := f.(type) {
+		case *logic.Atom:
+			if g.Pred == pred && len(g.Args) == 2 && g.Args[0] == from && g.Args[1] == to {
+				return logic.False0, true
 			}
+		case *logic.Quant:
+			if slices.Contains(g.Vars, from) || slices.Contains(g.Vars, to) {
+				return g, true
+			}
+		case *logic.TC:
+			return g, true // closures and TC: other tuples
 		}
-		return &logic.Quant{Kind: g.Kind, Vars: g.Vars, Body: rec(g.Body)}
-	}
-	return f // constants, equalities, closures and TC: other tuples
+		return nil, false
+	})
 }
 
 // creators compiles the %new, %clone and %retain formulas: read per

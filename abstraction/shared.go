@@ -46,32 +46,25 @@ func sharedIndex(name string) (int, bool) {
 func (c *actionCompiler) share(f logic.Formula, v logic.Var) (logic.Formula, bool, error) {
 	replaced := false
 	var firstErr error
-	var walk func(g logic.Formula) logic.Formula
-	walk = func(g logic.Formula) logic.Formula {
-		switch h := g.(type) {
+	out := logic.Rewrite(f, func(g logic.Formula) (logic.Formula, bool) {
+		switch g.(type) {
 		case *logic.Quant, *logic.Closure, *logic.TC:
-			if free := logic.FreeVars(h); len(free) == 1 && free[0] == v {
-				k, err := c.sharedAtom(h, v)
-				if err != nil {
-					if firstErr == nil {
-						firstErr = err
-					}
-					return g
-				}
-				replaced = true
-				return logic.NewAtom(sharedPrefix+strconv.Itoa(k), v)
-			}
-			return g
-		case *logic.Not:
-			return &logic.Not{Sub: walk(h.Sub)}
-		case *logic.Binary:
-			return &logic.Binary{Op: h.Op, Left: walk(h.Left), Right: walk(h.Right)}
-		case *logic.If:
-			return &logic.If{Cond: walk(h.Cond), Then: walk(h.Then), Else: walk(h.Else)}
+		default:
+			return nil, false
 		}
-		return g
-	}
-	out := walk(f)
+		if free := logic.FreeVars(g); len(free) != 1 || free[0] != v {
+			return g, true
+		}
+		k, err := c.sharedAtom(g, v)
+		if err != nil {
+			if firstErr == nil {
+				firstErr = err
+			}
+			return g, true
+		}
+		replaced = true
+		return logic.NewAtom(sharedPrefix+strconv.Itoa(k), v), true
+	})
 	return out, replaced, firstErr
 }
 

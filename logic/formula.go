@@ -153,6 +153,32 @@ func Eq(a, b Var) Formula { return &Equal{Left: a, Right: b} }
 // Neq builds a != b.
 func Neq(a, b Var) Formula { return &Not{Sub: &Equal{Left: a, Right: b}} }
 
+// Rewrite rebuilds f top down: where replace returns (g, true), g takes
+// the node's place and its children are not visited; elsewhere a
+// connective, quantifier or TC is rebuilt from its rewritten children and
+// any other node (an atom, a constant, an equality, a closure) stays.
+func Rewrite(f Formula, replace func(Formula) (Formula, bool)) Formula {
+	if g, ok := replace(f); ok {
+		return g
+	}
+	rec := func(g Formula) Formula { return Rewrite(g, replace) }
+	switch g := f.(type) {
+	case *Not:
+		return &Not{Sub: rec(g.Sub)}
+	case *Binary:
+		return &Binary{Op: g.Op, Left: rec(g.Left), Right: rec(g.Right)}
+	case *If:
+		return &If{Cond: rec(g.Cond), Then: rec(g.Then), Else: rec(g.Else)}
+	case *Quant:
+		return &Quant{Kind: g.Kind, Vars: g.Vars, Body: rec(g.Body)}
+	case *TC:
+		t := *g
+		t.Body = rec(g.Body)
+		return &t
+	}
+	return f
+}
+
 // Walk calls visit on f and then on each subformula, depth first, in the
 // order they are printed. visit returns false to skip a node's children.
 func Walk(f Formula, visit func(Formula) bool) {

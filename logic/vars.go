@@ -407,27 +407,15 @@ func (r *renamer) bind(bound []Var, body Formula, sub map[Var]Var) ([]Var, map[V
 // RenamePreds replaces every predicate name by rename(name); it is how
 // action arguments and foreach members are put into formulas.
 func RenamePreds(f Formula, rename func(string) string) Formula {
-	switch g := f.(type) {
-	case *Const, *Equal:
-		return g
-	case *Atom:
-		return &Atom{Pred: rename(g.Pred), Args: g.Args}
-	case *Closure:
-		c := *g
-		c.Pred = rename(g.Pred)
-		return &c
-	case *Not:
-		return &Not{Sub: RenamePreds(g.Sub, rename)}
-	case *Binary:
-		return &Binary{Op: g.Op, Left: RenamePreds(g.Left, rename), Right: RenamePreds(g.Right, rename)}
-	case *If:
-		return &If{Cond: RenamePreds(g.Cond, rename), Then: RenamePreds(g.Then, rename), Else: RenamePreds(g.Else, rename)}
-	case *Quant:
-		return &Quant{Kind: g.Kind, Vars: g.Vars, Body: RenamePreds(g.Body, rename)}
-	case *TC:
-		t := *g
-		t.Body = RenamePreds(g.Body, rename)
-		return &t
-	}
-	panic("logic: unknown formula node")
+	return Rewrite(f, func(f Formula) (Formula, bool) {
+		switch g := f.(type) {
+		case *Atom:
+			return &Atom{Pred: rename(g.Pred), Args: g.Args}, true
+		case *Closure:
+			c := *g
+			c.Pred = rename(g.Pred)
+			return &c, true
+		}
+		return nil, false
+	})
 }
