@@ -69,6 +69,9 @@ type Config struct {
 	// of two or more components is kept only with an individual outside
 	// all of them.
 	DecomposeMustOutside bool
+	// Watch names unary predicates whose loss on a thread raises a
+	// message (engine.Options.Watch, --watch).
+	Watch []string
 
 	Concrete ConcreteConfig
 	Soft     SoftConfig
@@ -408,6 +411,7 @@ func (c *Config) RunFlags() []string {
 	if c.Workers > 0 {
 		add("--workers", strconv.Itoa(c.Workers))
 	}
+	add("--watch", c.Watch...)
 	return append(out, c.concreteFlags()...)
 }
 

@@ -104,6 +104,7 @@ func (c *Config) engineOptions(progress Progress) engine.Options {
 		MaxDepth:                       c.Concrete.MaxDepth,
 		DecomposeKeepBinary:            c.DecomposeKeepBinary,
 		DecomposeMustOutside:           c.DecomposeMustOutside,
+		Watch:                          c.Watch,
 	}
 	if IsConcrete(c.Join) && opts.MaxStructures == 0 {
 		opts.MaxStructures = DefaultConcreteStructures

@@ -54,6 +54,30 @@ type Session struct {
 	Loaded *Loaded
 	hooks  Hooks
 	engine *compiled
+	// watched are the names of Config.Watch some engine built declared.
+	watched map[string]bool
+}
+
+// noteWatched records the watched predicates e's program declares.
+func (s *Session) noteWatched(e *compiled) {
+	for _, name := range e.e.Watched() {
+		if s.watched == nil {
+			s.watched = map[string]bool{}
+		}
+		s.watched[name] = true
+	}
+}
+
+// Unwatched lists the names of Config.Watch that no engine built so far
+// declared as a unary predicate (a misspelt soft invariant, say).
+func (s *Session) Unwatched() []string {
+	var out []string
+	for _, name := range s.Config.Watch {
+		if !s.watched[name] {
+			out = append(out, name)
+		}
+	}
+	return out
 }
 
 // Open loads the Config's program and inputs and writes the program's
@@ -156,6 +180,7 @@ func (s *Session) CompileContext(ctx context.Context) error {
 		return err
 	}
 	s.engine = e
+	s.noteWatched(e)
 	return nil
 }
 
@@ -314,6 +339,7 @@ func (s *Session) reload(ctx context.Context, cfg tvp.LoadConfig) (*Loaded, *com
 	if err != nil {
 		return nil, nil, err
 	}
+	s.noteWatched(e)
 	return l, e, nil
 }
 

@@ -125,6 +125,9 @@ func (w *worker) updateAndBlur(t task, steps focusSteps, u *tvl.Structure, b abs
 	blurred, _ := abstraction.Blur(post, e.abs)
 	blurred.Freeze()
 	o.stats.BlurTime += time.Since(t0)
+	for _, text := range e.watchMessages(blurred, act) {
+		o.messages = append(o.messages, raised{text: text, structure: u})
+	}
 	o.results = append(o.results, blurred)
 }
 

@@ -75,6 +75,12 @@ type Options struct {
 	// two or more components that have an individual outside all of
 	// them (join_decomp_mustoutside.go).
 	DecomposeMustOutside bool
+	// Watch names unary predicates, soft invariants for instance: an
+	// application after which one of them is not 1 on some thread raises
+	// a message saying so (watch.go), with a trace like any message. A
+	// name the program does not declare is left out, since a round of
+	// soft invariants may not declare what another does.
+	Watch []string
 }
 
 // Engine runs a loaded program.
@@ -97,6 +103,10 @@ type Engine struct {
 	existence *tvl.Pred
 	// truth evaluates instrumentation definitions, for concrete runs.
 	truth *definitions
+	// watch are Options.Watch's predicates that the program declares,
+	// and isThread the predicate they are watched on (watch.go).
+	watch    []*tvl.Pred
+	isThread *tvl.Pred
 }
 
 // New compiles a program for analysis.
@@ -130,6 +140,7 @@ func NewContext(ctx context.Context, prog *model.Program, opts Options) (*Engine
 		return nil, err
 	}
 	e.abs = e.voc.AbstractionPreds()
+	e.resolveWatch()
 	for _, p := range e.voc.All() {
 		if p.Arity == 0 && p.Abstraction() {
 			e.absNull = append(e.absNull, p.Pred)
