@@ -8,8 +8,9 @@ import "strings"
 // conjunction, with the same arguments and not under a quantifier or
 // closure that binds one of them, is replaced by the value that makes
 // the literal true; dually, in a disjunction by the value that makes it
-// false (a -> b is read as !a | b). Then constants are folded
-// (Simplify).
+// false (a -> b is read as !a | b); in a conditional c ? t : e whose
+// condition is a literal, by the value that makes it true in t and false
+// in e. Then constants are folded (Simplify).
 //
 // The result has the same value as f on every two-valued structure and
 // assignment. On a three-valued structure its value is at least as
@@ -109,7 +110,15 @@ func propagate(f Formula, units []unit) Formula {
 		}
 		return &Binary{Op: g.Op, Left: propagate(g.Left, units), Right: propagate(g.Right, units)}
 	case *If:
-		return &If{Cond: propagate(g.Cond, units), Then: propagate(g.Then, units), Else: propagate(g.Else, units)}
+		// In c ? t : e, a literal c holds in t and fails in e.
+		cond := propagate(g.Cond, units)
+		thenUnits, elseUnits := units, units
+		if a, pos, ok := literalOf(cond); ok {
+			key := atomKey(a)
+			thenUnits = append(units[:len(units):len(units)], unit{key: key, args: a.Args, val: pos})
+			elseUnits = append(units[:len(units):len(units)], unit{key: key, args: a.Args, val: !pos})
+		}
+		return &If{Cond: cond, Then: propagate(g.Then, thenUnits), Else: propagate(g.Else, elseUnits)}
 	case *Quant:
 		return &Quant{Kind: g.Kind, Vars: g.Vars, Body: propagate(g.Body, unitsFree(units, g.Vars...))}
 	case *TC:

@@ -27,6 +27,14 @@ func TestPropagateUnits(t *testing.T) {
 		{NewAnd(s, NewAtom("s", "w")), "s(v) & s(w)"},
 		// Inside an if-then-else.
 		{NewAnd(NewNot(s), &If{Cond: s, Then: Half, Else: at}), "!s(v) & at(v)"},
+		// A literal condition holds in its then branch and fails in its
+		// else branch: the derived updates' (s ? 1 : !s) and
+		// (!s ? s : 0), 1/2 under Kleene's logic where s is, are 1 and 0.
+		{&If{Cond: s, Then: True1, Else: NewNot(s)}, "1"},
+		{&If{Cond: NewNot(s), Then: s, Else: False0}, "0"},
+		{&If{Cond: s, Then: NewAnd(s, at), Else: NewOr(s, g)}, "(s(v) ? at(v) : g(v, w))"},
+		// A condition that is no literal adds nothing.
+		{&If{Cond: NewAnd(s, at), Then: s, Else: at}, "(s(v) & at(v) ? s(v) : at(v))"},
 	}
 	for _, c := range cases {
 		if got := String(PropagateUnits(c.in)); got != c.want {
