@@ -24,12 +24,21 @@ L1 Look() L2
 
 func runTwoMessages(t *testing.T, maxMessages int) *Result {
 	t.Helper()
-	p := testload.Text(t, oneActionTwoMessages)
-	locs, err := tvp.ParseTVS(tvp.NewPlainSource("in.tvs", "%n = {u}\n%p = {\n  sm = {u:1/2}\n  x = {u:1/2}\n}\n"), p.Vocabulary.Tvl())
+	_, res := runText(t, oneActionTwoMessages, "%n = {u}\n%p = {\n  sm = {u:1/2}\n  x = {u:1/2}\n}\n",
+		Options{Workers: 1, Differencing: true, MaxMessages: maxMessages})
+	return res
+}
+
+// runText runs the TVP program text on the one structure of the TVS
+// text input.
+func runText(t *testing.T, program, input string, opts Options) (*Engine, *Result) {
+	t.Helper()
+	p := testload.Text(t, program)
+	locs, err := tvp.ParseTVS(tvp.NewPlainSource("in.tvs", input), p.Vocabulary.Tvl())
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := New(p, Options{Workers: 1, Differencing: true, MaxMessages: maxMessages})
+	e, err := New(p, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +46,7 @@ func runTwoMessages(t *testing.T, maxMessages int) *Result {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return res
+	return e, res
 }
 
 // The message limit stops the run with exactly that many messages

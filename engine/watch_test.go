@@ -1,13 +1,8 @@
 package engine
 
 import (
-	"context"
 	"strings"
 	"testing"
-
-	"github.com/tvla-go/tvla/internal/testload"
-	"github.com/tvla-go/tvla/tvl"
-	"github.com/tvla-go/tvla/tvp"
 )
 
 // threeSteps clears flag on the thread at the second step, and never
@@ -30,21 +25,8 @@ L3 Step() L4
 
 func runWatching(t *testing.T, watch []string) (*Engine, *Result) {
 	t.Helper()
-	p := testload.Text(t, threeSteps)
 	in := "%n = {t, o}\n%p = {\n  isthread = {t}\n  flag = {t, o}\n  keep = {t}\n}\n"
-	locs, err := tvp.ParseTVS(tvp.NewPlainSource("in.tvs", in), p.Vocabulary.Tvl())
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, err := New(p, Options{Workers: 1, Differencing: true, Watch: watch})
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := e.Run(context.Background(), []*tvl.Structure{locs[0].Structures[0].Structure.Clone()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return e, res
+	return runText(t, threeSteps, in, Options{Workers: 1, Differencing: true, Watch: watch})
 }
 
 // A watched predicate raises a message at the application that leaves
