@@ -225,7 +225,11 @@ func (d *Differencer) computeDelta(f logic.Formula) (logic.Formula, logic.Formul
 		if !changes {
 			return zero, zero
 		}
-		return atomDeltas(g, logic.Simplify(u))
+		plus, minus := atomDeltas(g, logic.Simplify(u))
+		if dp, dm, ok := d.definitionDeltas(g); ok {
+			plus, minus = meetDelta(plus, dp), meetDelta(minus, dm)
+		}
+		return plus, minus
 	case *logic.Not:
 		p, m := d.delta(g.Sub)
 		return m, p
@@ -579,4 +583,36 @@ func canonical(f logic.Formula) (string, []logic.Var) {
 	}
 	walk(f)
 	return b.String(), free
+}
+
+// definitionDeltas differences the definition of an instrumentation
+// predicate the action updates explicitly. Its explicit update and its
+// definition agree on every concrete structure, so both deltas are sound
+// and their conjunction is too; the definition's is often the sharper on
+// a summary (an explicit (c ? recompute : p) is 1/2 wherever the
+// recomputation is, though the action only adds edges).
+func (d *Differencer) definitionDeltas(a *logic.Atom) (logic.Formula, logic.Formula, bool) {
+	if _, ok := d.explicit[a.Pred]; !ok {
+		return nil, nil, false
+	}
+	p := d.voc.Lookup(a.Pred)
+	if p == nil || p.Kind != Instrumentation || p.Def == nil || d.active[p.Name] {
+		return nil, nil, false
+	}
+	switch p.Def.(type) {
+	case *logic.Closure, *logic.TC:
+		return nil, nil, false
+	}
+	d.active[p.Name] = true
+	defer delete(d.active, p.Name)
+	plus, minus := d.delta(renameParams(p.Def, p.Params, a.Args))
+	return plus, minus, true
+}
+
+// meetDelta is the conjunction of two sound deltas of one change, simplified.
+func meetDelta(a, b logic.Formula) logic.Formula {
+	if isFalse(a) || isFalse(b) {
+		return logic.False0
+	}
+	return logic.NewAnd(a, b)
 }
