@@ -88,6 +88,11 @@ type step struct {
 	// private says that node is still the thread's own (private.go).
 	storeBase string
 	private   bool
+	// owned says the stored node is the thread's own, though it may have
+	// been reused (private.go, ownership); frees are the variables whose
+	// node the step frees.
+	owned bool
+	frees []string
 	// lockOf is the lock a lock or unlock statement names (its source
 	// text); unlock says which of the two it is (locks.go).
 	lockOf string

@@ -35,6 +35,10 @@ type compiler struct {
 	w    *writer
 	// live is the liveness of thread-local variables at each location.
 	live map[*loc]map[string]bool
+	// owned are, per location, the thread-local variables whose node the
+	// thread allocated or took from the freed ones and has not published
+	// (private.go, ownership).
+	owned map[*loc]map[string]bool
 	// hasInit: the CFG starts with init's steps.
 	initEntry *loc
 }

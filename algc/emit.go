@@ -347,11 +347,11 @@ func (c *compiler) updates(st *step) []update {
 		}
 	}
 	fields, ites := c.stepItes(st, cleared)
-	guarded := c.guardedUpdates(ites, st.private)
+	guarded := c.guardedUpdates(ites, st)
 	// Other threads' facts change only where the step overwrites a
 	// field (their own variables stay).
 	others := map[string]string{}
-	for _, u := range c.guardedUpdates(fields, st.private) {
+	for _, u := range c.guardedUpdates(fields, st) {
 		others[u.lhs] = u.rhs
 	}
 	mine, nodes := c.knowledge(st)

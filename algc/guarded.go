@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"github.com/tvla-go/tvla/alg"
 )
 
 // Guarded re-evaluation. A step that overwrites a field or a variable
@@ -179,9 +181,14 @@ func changed(it *ite, a atom) string {
 
 // guardedUpdates are the guarded updates of the generated predicates
 // that read what the step overwrites.
-func (c *compiler) guardedUpdates(ites map[string]*ite, private bool) []update {
+func (c *compiler) guardedUpdates(ites map[string]*ite, st *step) []update {
 	if len(ites) == 0 {
 		return nil
+	}
+	private := st.private
+	var stored func(u string) string
+	if st.owned && !private {
+		stored = func(u string) string { return sched(c.g.val(&alg.Name{Name: st.storeBase}, "ts", u)) }
 	}
 	var out []update
 	for _, in := range c.gen.list {
@@ -192,7 +199,7 @@ func (c *compiler) guardedUpdates(ites map[string]*ite, private bool) []update {
 		mine := ""
 		if private && c.threadDef(def) {
 			mine = "tr_scheduled(v)"
-		} else if facts := c.snapshotFacts(def); len(facts) > 0 {
+		} else if facts := append(c.snapshotFacts(def), c.ownerFacts(def, stored)...); len(facts) > 0 {
 			mine = strings.Join(facts, " & ")
 		}
 		if u, ok := guarded(in.name, def, ites, mine); ok {

@@ -88,7 +88,7 @@ func (c *compiler) knowledge(st *step) (mine, nodes []update) {
 		out = append(out, c.opvalOnAssign(a)...)
 	}
 	for _, fs := range st.stores {
-		nodes = append(nodes, c.storeKnowledge(fs, st.private)...)
+		nodes = append(nodes, c.storeKnowledge(fs, st.private, st.owned)...)
 	}
 	return out, nodes
 }
@@ -144,7 +144,7 @@ func isThreadName(s *symbols, x alg.Expr) bool {
 // storeKnowledge: after x.f = e, x's node has an f when e has a value;
 // after x.val = d, opval[x,d] holds for the thread that stored, and the
 // node's specification node may no longer match.
-func (c *compiler) storeKnowledge(fs *fieldStore, private bool) []update {
+func (c *compiler) storeKnowledge(fs *fieldStore, private, owned bool) []update {
 	node := sched(c.g.val(fs.base, "ts", "v"))
 	var out []update
 	if h := "has[" + fs.field + "]"; c.gen.has(h) {
@@ -170,6 +170,8 @@ func (c *compiler) storeKnowledge(fs *fieldStore, private bool) []update {
 		}
 		where := fmt.Sprintf("%s(v, w_k) & %s", x, at("w_k"))
 		if f := c.snapshotFact(x, "v", "w_k"); f != "" && !private {
+			where += " & " + f
+		} else if f := c.ownerFact(x, "v", "w_k", nil); f != "" && owned && !private {
 			where += " & " + f
 		}
 		out = append(out, update{name + "(v)", fmt.Sprintf("((E(w_k) %s) ? %s : %s(v))", where, exact, name)})

@@ -69,6 +69,9 @@ func (b *builder) freeStmt(st *alg.FreeStmt, next *loc) *loc {
 	s := b.newStep(l, next, st.Pos, "free "+source(st.X))
 	b.focusAndReads(s, st.X)
 	s.updates = append(s.updates, update{"freed(v)", "freed(v) | " + sched(b.g.val(st.X, "ts", "v"))})
+	if x, ok := st.X.(*alg.Name); ok {
+		s.frees = append(s.frees, x.Name)
+	}
 	return l
 }
 

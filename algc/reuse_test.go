@@ -189,3 +189,45 @@ func TestStaleGuardedFamilies(t *testing.T) {
 		t.Error("msqueue.alg, which tags nothing, has stale flags")
 	}
 }
+
+// Ownership (private.go): a node the enqueue took from the freed ones is
+// its own until the cas links it, though another thread may still point
+// to it through a dangling pointer, never through a variable that owns a
+// node itself. So n.val = lv changes another thread's opval[n] only if
+// that thread is outside the lines where its n is owned, and n.next =
+// null another thread's tonull[n] likewise; a free ends ownership.
+func TestOwnedNodeFacts(t *testing.T) {
+	src, err := os.ReadFile("../programs/queue/msqueue-tagged.alg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := Compile("msqueue-tagged.alg", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	owned := "(tr_scheduled(v) | !(at[enqueue47](v) | at[enqueue52](v) | at[enqueue44](v) | at[enqueue43](v) | at[enqueue41](v) | at[enqueue39](v) | at[enqueue37](v) | at[enqueue36](v)))"
+	for _, want := range []string{
+		"opval[n](v) = ((E(w_k) n(v, w_k) & (E(ts) tr_scheduled(ts) & n(ts, w_k)) & " + owned + ") ? ",
+		"tonull[n](v) = (((E(u) n(v, u) & (E(ts) tr_scheduled(ts) & n(ts, u)) & ((E(ts) tr_scheduled(ts) & 0) ? !has[next](u) : has[next](u)) & " +
+			strings.TrimSuffix(owned, ")") + " | !(E(ts) tr_scheduled(ts) & n(ts, u))))",
+	} {
+		if !strings.Contains(out.TVP, want) {
+			t.Errorf("the model has no %q", want)
+		}
+	}
+	// The dequeue frees sshead, which it never owns: no fact names it.
+	if strings.Contains(out.TVP, "!(at[dequeue") && strings.Contains(out.TVP, "| !(E(ts) tr_scheduled(ts) & sshead(ts,") {
+		t.Error("an owner fact names the dequeue's sshead")
+	}
+	// Without free, stores into private nodes keep the stronger guard.
+	plain, err := os.ReadFile("../programs/queue/msqueue.alg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, err = Compile("msqueue.alg", plain); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(out.TVP, "(tr_scheduled(v) | !(at[enqueue") {
+		t.Error("msqueue.alg, which frees nothing, has owner facts")
+	}
+}
