@@ -41,7 +41,7 @@ func catalogueCases(root string) ([]benchCase, error) {
 			group = "catalogue"
 		}
 		out = append(out, benchCase{name: "cat-" + e.Name, group: group, program: "programs/" + e.Program,
-			args: e.Args, entry: &e, macros: e.Defines(), firstMessage: slices.Contains(e.Args, "--max-messages")})
+			args: e.RunArgs(filepath.Join(root, "programs")), entry: &e, macros: e.Defines(), firstMessage: slices.Contains(e.Args, "--max-messages")})
 	}
 	return out, nil
 }
@@ -232,7 +232,7 @@ func concreteChecks(o options, c benchCase, scratch string) string {
 		}
 	}
 	if r := e.Replay; r != nil {
-		args := append(append([]string{"run", filepath.Join(o.root, c.program)}, e.Args...), "-q", "--join", "conc",
+		args := append(append([]string{"run", filepath.Join(o.root, c.program)}, c.args...), "-q", "--join", "conc",
 			"--copies", fmt.Sprint(r.Copies), "--threads", fmt.Sprint(r.Threads), "--max-depth", fmt.Sprint(r.Depth))
 		if !slices.Contains(e.Args, "--max-messages") {
 			args = append(args, "--max-messages", "1")
@@ -257,7 +257,7 @@ func benchEmbed(o options, c benchCase, scratch string) string {
 	e := c.entry
 	summary := filepath.Join(scratch, "embed.json")
 	os.Remove(summary)
-	embedArgs, err := e.EmbedArgs()
+	embedArgs, err := e.EmbedArgs(filepath.Join(o.root, "programs"))
 	if err != nil {
 		return err.Error()
 	}

@@ -141,7 +141,7 @@ func TestCatalogueEmbed(t *testing.T) {
 			if e.Slow && testing.Short() {
 				t.Skip("slow: left out by -short")
 			}
-			args, err := e.EmbedArgs()
+			args, err := e.EmbedArgs(".")
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -252,7 +252,7 @@ func (e Entry) check(dir string) []string {
 		out = append(out, "stored and rounds are counts, not negative")
 	}
 	if e.Embed != nil {
-		if _, err := e.EmbedArgs(); err != nil {
+		if _, err := e.EmbedArgs("."); err != nil {
 			out = append(out, "embed: "+err.Error())
 		}
 	}
@@ -306,23 +306,43 @@ func (e Entry) Defines() []string {
 // run arguments that change the model. Any other argument is an error:
 // embed's bounds are the table's, and a run's limits or outputs have no
 // meaning there.
-func (e Entry) EmbedArgs() ([]string, error) {
+func (e Entry) EmbedArgs(dir string) ([]string, error) {
 	var out []string
 	var err error
+	props := false
 	e.scanArgs(func(macro, other string) {
 		switch {
+		case props:
+			out = append(out, "--props", filepath.Join(dir, other))
+			props = false
 		case macro != "":
 			out = append(out, "-D", macro)
 		case other == "--collapse-threads":
 			out = append(out, other)
+		case other == "--props":
+			props = true
 		case err == nil:
-			err = fmt.Errorf("%q: an entry with an embed table takes -D NAME[=VALUE] and --collapse-threads only", other)
+			err = fmt.Errorf("%q: an entry with an embed table takes -D NAME[=VALUE], --collapse-threads and --props FILE only", other)
 		}
 	})
 	if err != nil {
 		return nil, err
 	}
 	return out, nil
+}
+
+// RunArgs are the entry's arguments for tvla run from dir, the directory
+// its program is relative to as the caller sees it: a --props FILE is
+// written relative to programs/, like the program.
+func (e Entry) RunArgs(dir string) []string {
+	out := slices.Clone(e.Args)
+	for i := 0; i+1 < len(out); i++ {
+		if out[i] == "--props" {
+			out[i+1] = filepath.Join(dir, out[i+1])
+			i++
+		}
+	}
+	return out
 }
 
 // scanArgs calls visit on each of the entry's arguments in order: with

@@ -158,13 +158,21 @@ func TestThreadsAndDefines(t *testing.T) {
 
 func TestEmbedArgs(t *testing.T) {
 	e := Entry{Args: []string{"-D", "THREADS=2", "-DBUG", "--define=X=1", "--collapse-threads"}}
-	got, err := e.EmbedArgs()
+	got, err := e.EmbedArgs(".")
 	if want := []string{"-D", "THREADS=2", "-D", "BUG", "-D", "X=1", "--collapse-threads"}; err != nil || !slices.Equal(got, want) {
 		t.Errorf("embed args %q (%v), want %q", got, err, want)
 	}
 	e = Entry{Args: []string{"-D", "THREADS=2", "--max-messages", "1"}}
-	if got, err := e.EmbedArgs(); err == nil || !strings.Contains(err.Error(), `"--max-messages"`) {
+	if got, err := e.EmbedArgs("."); err == nil || !strings.Contains(err.Error(), `"--max-messages"`) {
 		t.Errorf("a run limit is not an embed argument: %q, %v", got, err)
+	}
+	// A properties file is relative to programs/, like the program.
+	e = Entry{Args: []string{"--collapse-threads", "--props", "queue/q.properties"}}
+	if got, err := e.EmbedArgs("programs"); err != nil || !slices.Equal(got, []string{"--collapse-threads", "--props", "programs/queue/q.properties"}) {
+		t.Errorf("embed args %q (%v), want the properties file under programs/", got, err)
+	}
+	if got := e.RunArgs("programs"); !slices.Equal(got, []string{"--collapse-threads", "--props", "programs/queue/q.properties"}) || e.Args[2] != "queue/q.properties" {
+		t.Errorf("run args %q (entry args %q), want the properties file under programs/, the entry unchanged", got, e.Args)
 	}
 	text := strings.Replace(good, `args = ["--collapse-threads"]`, `args = ["--collapse-threads", "--timeout", "5m"]`, 1) + "embed = { copies = 2, min_concrete = 3 }\n"
 	if _, err := parse(t, text); err == nil || !strings.Contains(err.Error(), `entry 2 (p-collapsed): embed: "--timeout": an entry with an embed table takes`) {
