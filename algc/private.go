@@ -56,7 +56,10 @@ func (c *compiler) privacy() {
 // it published the node through, or a snapshot of it, never a variable
 // that owns a node itself, since no node is allocated twice without
 // being freed between. A step that frees a variable's node ends its
-// ownership. ownerFact turns this into a formula.
+// ownership. This assumes that no thread frees a node another thread
+// owns, through a pointer that dangles (a double free of a node reused
+// meanwhile); tvla embed would find such a program's owner facts false
+// on a concrete run. ownerFact turns this into a formula.
 func (c *compiler) ownership() {
 	if !c.s.frees {
 		return
