@@ -16,11 +16,28 @@ import (
 
 // privacy marks each field store whose target node is private.
 func (c *compiler) privacy() {
-	in := map[*loc]map[string]bool{}
+	in := c.mustHold(c.threadVars(), c.privateAfter)
+	for _, st := range c.b.steps {
+		st.private = st.storeBase != "" && in[st.from][st.storeBase]
+	}
+	c.ownership()
+}
+
+// threadVars is the set of the thread-local variables.
+func (c *compiler) threadVars() map[string]bool {
 	all := map[string]bool{}
 	for _, x := range c.s.threadOrder {
 		all[x] = true
 	}
+	return all
+}
+
+// mustHold is a forward must-analysis over the step graph of the thread
+// locations: the keys of all that hold at each location on every path
+// from the idle location (and init's entry), where none holds; after
+// gives what holds after a step from what holds before it.
+func (c *compiler) mustHold(all map[string]bool, after func(st *step, before map[string]bool) map[string]bool) map[*loc]map[string]bool {
+	in := map[*loc]map[string]bool{}
 	for _, l := range c.b.locs {
 		in[l] = copySet(all)
 	}
@@ -34,20 +51,16 @@ func (c *compiler) privacy() {
 			if st.to == nil || st.to == c.b.yield || st.to == c.b.idle {
 				continue
 			}
-			out := c.privateAfter(st, in[st.from])
-			target := in[st.to]
-			for x := range target {
-				if !out[x] {
-					delete(target, x)
+			out := after(st, in[st.from])
+			for k := range in[st.to] {
+				if !out[k] {
+					delete(in[st.to], k)
 					changed = true
 				}
 			}
 		}
 	}
-	for _, st := range c.b.steps {
-		st.private = st.storeBase != "" && in[st.from][st.storeBase]
-	}
-	c.ownership()
+	return in
 }
 
 // ownership is privacy for a program that frees nodes: a node the thread
@@ -64,45 +77,20 @@ func (c *compiler) ownership() {
 	if !c.s.frees {
 		return
 	}
-	all := map[string]bool{}
-	for _, x := range c.s.threadOrder {
-		all[x] = true
-	}
-	in := map[*loc]map[string]bool{}
-	for _, l := range c.b.locs {
-		in[l] = copySet(all)
-	}
-	in[c.b.idle] = map[string]bool{}
-	if c.initEntry != nil {
-		in[c.initEntry] = map[string]bool{}
-	}
-	for changed := true; changed; {
-		changed = false
-		for _, st := range c.b.steps {
-			if st.to == nil || st.to == c.b.yield || st.to == c.b.idle {
-				continue
-			}
-			out := c.privateAfter(st, in[st.from])
-			for _, a := range st.assigns {
-				if a.reuse {
-					out[a.name] = true
-				}
-			}
-			for _, x := range st.frees {
-				delete(out, x)
-			}
-			target := in[st.to]
-			for x := range target {
-				if !out[x] {
-					delete(target, x)
-					changed = true
-				}
+	c.owned = c.mustHold(c.threadVars(), func(st *step, before map[string]bool) map[string]bool {
+		out := c.privateAfter(st, before)
+		for _, a := range st.assigns {
+			if a.reuse {
+				out[a.name] = true
 			}
 		}
-	}
-	c.owned = in
+		for _, x := range st.frees {
+			delete(out, x)
+		}
+		return out
+	})
 	for _, st := range c.b.steps {
-		st.owned = st.storeBase != "" && in[st.from][st.storeBase]
+		st.owned = st.storeBase != "" && c.owned[st.from][st.storeBase]
 	}
 }
 

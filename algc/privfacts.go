@@ -58,32 +58,13 @@ func (c *compiler) privateRules(x string) []string {
 			universe[f.key()] = f
 		}
 	}
-	in := map[*loc]map[string]bool{}
-	for _, l := range c.b.locs {
-		in[l] = map[string]bool{}
-		for k := range universe {
-			in[l][k] = true
-		}
+	all := map[string]bool{}
+	for k := range universe {
+		all[k] = true
 	}
-	in[c.b.idle] = map[string]bool{}
-	if c.initEntry != nil {
-		in[c.initEntry] = map[string]bool{}
-	}
-	for changed := true; changed; {
-		changed = false
-		for _, st := range c.b.steps {
-			if st.to == nil || st.to == c.b.yield || st.to == c.b.idle {
-				continue
-			}
-			out := c.privateAfterFacts(st, x, in[st.from])
-			for k := range in[st.to] {
-				if !out[k] {
-					delete(in[st.to], k)
-					changed = true
-				}
-			}
-		}
-	}
+	in := c.mustHold(all, func(st *step, before map[string]bool) map[string]bool {
+		return c.privateAfterFacts(st, x, before)
+	})
 	keys := make([]string, 0, len(universe))
 	for k := range universe {
 		keys = append(keys, k)
