@@ -1,7 +1,6 @@
 package algc
 
 import (
-	"os"
 	"strings"
 	"testing"
 )
@@ -12,14 +11,7 @@ import (
 // Head also needs a fresh snapshot, and a write of Head makes the live
 // snapshots stale. Without free and tagged, none of it is generated.
 func TestReuseCompiles(t *testing.T) {
-	src, err := os.ReadFile("../programs/stack/treiber-tagged.alg")
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := Compile("treiber-tagged.alg", src)
-	if err != nil {
-		t.Fatal(err)
-	}
+	out := compileFile(t, "../programs/stack/treiber-tagged.alg")
 	for _, want := range []string{
 		"%p freed(v)\n%p reuse_pick(v) unique",
 		"%p stale[Head,ss](v) THREAD_PRED",
@@ -39,14 +31,7 @@ func TestReuseCompiles(t *testing.T) {
 	if !strings.Contains(out.TVP, "push22 push_") || !strings.Contains(out.TVP, "push22_reuse push_") || strings.Contains(out.TVP, "schedule(push22_reuse)") {
 		t.Error("the reuse location is missing or is a scheduling point")
 	}
-	plain, err := os.ReadFile("../programs/stack/treiber.alg")
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err = Compile("treiber.alg", plain)
-	if err != nil {
-		t.Fatal(err)
-	}
+	out = compileFile(t, "../programs/stack/treiber.alg")
 	for _, no := range []string{"freed", "reuse_pick", "stale["} {
 		if strings.Contains(out.TVP, no) {
 			t.Errorf("treiber.alg's model mentions %s", no)
@@ -82,14 +67,7 @@ op push(lv: data) {
 // included), a cas on sstail.next needs it fresh, and a comparison of a
 // tagged shared pointer with its snapshot compares the counters too.
 func TestTaggedFieldCompiles(t *testing.T) {
-	src, err := os.ReadFile("../programs/queue/msqueue-tagged.alg")
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := Compile("msqueue-tagged.alg", src)
-	if err != nil {
-		t.Fatal(err)
-	}
+	out := compileFile(t, "../programs/queue/msqueue-tagged.alg")
 	for _, want := range []string{
 		"%p stale[next,tnext](v) THREAD_PRED",
 		"%p stale[Tail,sstail](v) THREAD_PRED",
@@ -121,13 +99,7 @@ func TestTaggedFieldCompiles(t *testing.T) {
 		}
 	}
 	// Untagged, the same comparisons are of addresses only.
-	src, err = os.ReadFile("../programs/queue/msqueue-reuse.alg")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if out, err = Compile("msqueue-reuse.alg", src); err != nil {
-		t.Fatal(err)
-	}
+	out = compileFile(t, "../programs/queue/msqueue-reuse.alg")
 	if strings.Contains(out.TVP, "stale[") {
 		t.Error("msqueue-reuse.alg's model has stale predicates")
 	}
@@ -197,14 +169,7 @@ func TestStaleGuardedFamilies(t *testing.T) {
 // that thread is outside the lines where its n is owned, and n.next =
 // null another thread's tonull[n] likewise; a free ends ownership.
 func TestOwnedNodeFacts(t *testing.T) {
-	src, err := os.ReadFile("../programs/queue/msqueue-tagged.alg")
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := Compile("msqueue-tagged.alg", src)
-	if err != nil {
-		t.Fatal(err)
-	}
+	out := compileFile(t, "../programs/queue/msqueue-tagged.alg")
 	owned := "(tr_scheduled(v) | !(at[enqueue47](v) | at[enqueue52](v) | at[enqueue44](v) | at[enqueue43](v) | at[enqueue41](v) | at[enqueue39](v) | at[enqueue37](v) | at[enqueue36](v)))"
 	for _, want := range []string{
 		"opval[n](v) = ((E(w_k) n(v, w_k) & (E(ts) tr_scheduled(ts) & n(ts, w_k)) & " + owned + ") ? ",
@@ -220,13 +185,7 @@ func TestOwnedNodeFacts(t *testing.T) {
 		t.Error("an owner fact names the dequeue's sshead")
 	}
 	// Without free, stores into private nodes keep the stronger guard.
-	plain, err := os.ReadFile("../programs/queue/msqueue.alg")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if out, err = Compile("msqueue.alg", plain); err != nil {
-		t.Fatal(err)
-	}
+	out = compileFile(t, "../programs/queue/msqueue.alg")
 	if strings.Contains(out.TVP, "(tr_scheduled(v) | !(at[enqueue") {
 		t.Error("msqueue.alg, which frees nothing, has owner facts")
 	}
