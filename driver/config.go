@@ -86,6 +86,13 @@ type Config struct {
 	// spill.go.
 	SpillDir string
 	SpillAt  ByteSize
+	// Checkpoint, when set, is a file the run writes its state to when a
+	// limit or an interrupt stops it, and every CheckpointEvery (0: only
+	// then); Resume a checkpoint file to go on from instead of the
+	// inputs (engine.CheckpointOptions; checkpoint.go).
+	Checkpoint      string
+	CheckpointEvery time.Duration
+	Resume          string
 	// CPUProfile, for developers, is a file for a CPU profile of the run.
 	CPUProfile string
 	// MemProfile, for developers, is a file for a heap profile taken
@@ -190,6 +197,9 @@ func (c *Config) Validate() error {
 		}
 	} else if c.SpillAt > 0 {
 		return fmt.Errorf("--spill-at needs --spill-dir")
+	}
+	if err := c.validateCheckpoint(); err != nil {
+		return err
 	}
 	if k := c.Concrete; k.MaxDepth < 0 || k.Copies < 1 || k.Threads < 0 {
 		return fmt.Errorf("--max-depth and --threads must not be negative, --copies must be at least 1")
@@ -397,6 +407,15 @@ func (c *Config) RunFlags() []string {
 	}
 	if c.SpillAt > 0 {
 		add("--spill-at", strconv.FormatUint(uint64(c.SpillAt), 10))
+	}
+	if c.Checkpoint != "" {
+		add("--checkpoint", c.Checkpoint)
+	}
+	if c.CheckpointEvery > 0 {
+		add("--checkpoint-every", c.CheckpointEvery.String())
+	}
+	if c.Resume != "" {
+		add("--resume", c.Resume)
 	}
 	if c.ActionOrder != "fcpucb" && c.ActionOrder != "" {
 		add("--action", c.ActionOrder)

@@ -142,8 +142,21 @@ func newEngine(ctx context.Context, prog *model.Program, opts engine.Options) (*
 // context stopped.
 func buildStopped(err error) bool { return errors.Is(err, engine.ErrBuildStopped) }
 
-func (e *compiled) run(ctx context.Context, inputs []*tvl.Structure) (*Result, error) {
-	return e.e.Run(ctx, inputs)
+// checkpointOptions are what a run writes checkpoints for and resumes
+// from; Checkpoint is a checkpoint file whose header was read.
+type (
+	checkpointOptions = engine.CheckpointOptions
+	Checkpoint        = engine.Checkpoint
+)
+
+// openCheckpoint reads a checkpoint file's header.
+func openCheckpoint(path string) (*Checkpoint, error) { return engine.OpenCheckpoint(path) }
+
+func (e *compiled) run(ctx context.Context, inputs []*tvl.Structure, co checkpointOptions) (*Result, error) {
+	if co.Path == "" && co.Resume == nil {
+		return e.e.Run(ctx, inputs)
+	}
+	return e.e.RunCheckpointed(ctx, inputs, co)
 }
 
 func (e *compiled) constraints() int { return e.e.Constraints() }

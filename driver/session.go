@@ -56,6 +56,10 @@ type Session struct {
 	engine *compiled
 	// watched are the names of Config.Watch some engine built declared.
 	watched map[string]bool
+	// resume is Config.Resume's checkpoint, once opened; resumed: a
+	// round went on from it.
+	resume  *Checkpoint
+	resumed bool
 }
 
 // noteWatched records the watched predicates e's program declares.
@@ -242,7 +246,11 @@ func (s *Session) Run(ctx context.Context) (*Outcome, error) {
 		defer pprof.StopCPUProfile()
 	}
 	out := &Outcome{Config: &s.Config, Program: s.Loaded.Program, Inputs: s.Loaded.Inputs}
-	res, err := s.engine.run(ctx, inputs)
+	co, err := s.checkpointOptions(1)
+	if err != nil {
+		return nil, err
+	}
+	res, err := s.engine.run(ctx, inputs, co)
 	if err == nil && !IsConcrete(s.Config.Join) {
 		s.warnDiscarded(res)
 	}
@@ -253,6 +261,9 @@ func (s *Session) Run(ctx context.Context) (*Outcome, error) {
 	out.PeakHeapBytes = peak.stop()
 	if err != nil {
 		return nil, err
+	}
+	if s.Config.Resume != "" && !s.resumed && !res.Incomplete {
+		fmt.Fprintf(s.hooks.Warnings, "warning: --resume %s: the run ended before the soft-invariant round the checkpoint was written in\n", s.Config.Resume)
 	}
 	out.Result, out.Constraints = res, s.engine.constraints()
 	if s.Config.MemProfile != "" {
@@ -317,7 +328,11 @@ func (s *Session) refine(ctx context.Context, res *Result, out *Outcome) (*Resul
 			return nil, err
 		}
 		s.engine, out.Program = e, l.Program
-		if res, err = s.engine.run(ctx, l.Structures); err != nil {
+		var co checkpointOptions
+		if co, err = s.checkpointOptions(len(soft.Rounds) + 1); err != nil {
+			break
+		}
+		if res, err = s.engine.run(ctx, l.Structures, co); err != nil {
 			break
 		}
 		soft = newSoftResult(l.Program.SoftInvariants, res, soft.Rounds)

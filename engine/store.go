@@ -138,19 +138,26 @@ func (ss *StructureSet) addKeyed(s *tvl.Structure, p tvl.Packed, k uint64) (slot
 		ss.queue(i, jp, joined)
 		return i, true
 	}
+	i := ss.appendSlot(p, k)
+	ss.cache.keep(ss, i, p, s)
+	ss.queue(i, p, s)
+	return i, true
+}
+
+// appendSlot stores p in a new slot, chained last among those of key k,
+// and returns the slot.
+func (ss *StructureSet) appendSlot(p tvl.Packed, k uint64) int {
 	i := ss.items.len()
 	ss.items.add(p)
 	ss.touch(i)
 	ss.next = append(ss.next, -1)
-	if known {
+	if ks, known := ss.index[k]; known {
 		ss.next[ks.last] = int32(i)
 		ss.index[k] = keySlots{ks.first, int32(i)}
 	} else {
 		ss.index[k] = keySlots{int32(i), int32(i)}
 	}
-	ss.cache.keep(ss, i, p, s)
-	ss.queue(i, p, s)
-	return i, true
+	return i
 }
 
 // queue queues the version p of slot i, unpacked as s, which it keeps

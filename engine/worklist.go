@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime"
 	"time"
@@ -35,13 +36,30 @@ type state struct {
 	// clock counts the iterations, for the sets' record of use.
 	spill *spillFile
 	clock uint32
+	// checkpoints writes the run's checkpoints (nil: none asked for);
+	// current is the iteration in progress, which they record.
+	checkpoints *checkpointer
+	current     *iteration
 }
 
 // Run explores the program from the input structures (placed at the
 // first location of the CFG) until a fixpoint, a limit or ctx's end, the
 // way the join mode explores.
 func (e *Engine) Run(ctx context.Context, inputs []*tvl.Structure) (r *Result, err error) {
+	return e.RunCheckpointed(ctx, inputs, CheckpointOptions{})
+}
+
+// RunCheckpointed is Run that writes checkpoints, or goes on from one,
+// as co asks (checkpoint.go): only the abstract join modes other than
+// graph decomposition can.
+func (e *Engine) RunCheckpointed(ctx context.Context, inputs []*tvl.Structure, co CheckpointOptions) (r *Result, err error) {
 	st := e.newState()
+	if co.Path != "" || co.Resume != nil {
+		if why := e.checkpointRefused(); why != "" {
+			return nil, errors.New(why)
+		}
+		st.checkpoints = &checkpointer{opts: co, last: time.Now(), fingerprint: e.Fingerprint()}
+	}
 	for _, w := range st.workers {
 		w.ctx = ctx
 	}
@@ -101,32 +119,38 @@ func (st *state) worklist(ctx context.Context, inputs []*tvl.Structure) (*Result
 	if len(e.prog.Locations) == 0 {
 		return st.result("", false), nil
 	}
-	entry := e.prog.Locations[0]
-	for i, in := range inputs {
-		st.seed(entry, i, in.Clone(), true)
+	var work map[string]bool
+	if st.checkpoints != nil && st.checkpoints.opts.Resume != nil {
+		var b *iteration
+		var err error
+		if work, b, err = st.restore(st.checkpoints.opts.Resume); err != nil {
+			return nil, err
+		}
+		if b != nil {
+			// The iteration the checkpoint was written in goes on from
+			// its first task not joined in.
+			if r, err := st.runIteration(ctx, b, work); r != nil || err != nil {
+				return r, err
+			}
+		}
+	} else {
+		entry := e.prog.Locations[0]
+		for i, in := range inputs {
+			st.seed(entry, i, in.Clone(), true)
+		}
+		work = map[string]bool{entry: true}
 	}
-	work := map[string]bool{entry: true}
 	for len(work) > 0 {
 		if err := ctx.Err(); err != nil {
-			return st.result(StopReason(ctx), true), nil
+			return st.finish(st.result(StopReason(ctx), true)), nil
 		}
 		loc := st.next(work)
 		delete(work, loc)
 		st.stats.Iterations++
 		st.clock++
 		st.maybeSpill(true)
-		pending := st.sets[loc].TakePending()
-		// Every (edge, pending structure) application of this iteration
-		// reads only its own structure, so they run in parallel; their
-		// outcomes are joined in the sequential order, which keeps the
-		// result independent of the number of workers.
-		var tasks []task
-		for _, ed := range st.out[loc] {
-			for _, pd := range pending {
-				tasks = append(tasks, task{loc: loc, edge: ed, act: e.actions[ed.Action], pending: pd})
-			}
-		}
-		if r, err := st.runBatch(ctx, tasks, work); r != nil || err != nil {
+		b := &iteration{loc: loc, pending: st.sets[loc].TakePending()}
+		if r, err := st.runIteration(ctx, b, work); r != nil || err != nil {
 			return r, err
 		}
 		if st.stats.Iterations%64 == 0 {
@@ -134,6 +158,28 @@ func (st *state) worklist(ctx context.Context, inputs []*tvl.Structure) (*Result
 		}
 	}
 	return st.result("", false), nil
+}
+
+// runIteration applies every outgoing edge's action to each of b's
+// pending versions, from its task b.done on, and joins the results in.
+// Every (edge, pending structure) application reads only its own
+// structure, so they run in parallel; their outcomes are joined in the
+// sequential order, which keeps the result independent of the number of
+// workers. It returns a result when the run ends here, or an error.
+func (st *state) runIteration(ctx context.Context, b *iteration, work map[string]bool) (*Result, error) {
+	var tasks []task
+	for _, ed := range st.out[b.loc] {
+		for _, pd := range b.pending {
+			tasks = append(tasks, task{loc: b.loc, edge: ed, act: st.e.actions[ed.Action], pending: pd})
+		}
+	}
+	st.current = b
+	r, err := st.runBatch(ctx, tasks[b.done:], work)
+	if r != nil {
+		r = st.finish(r)
+	}
+	st.current = nil
+	return r, err
 }
 
 // progress tells the options' Progress how the run goes.
@@ -166,7 +212,11 @@ func (st *state) runBatch(ctx context.Context, tasks []task, work map[string]boo
 			return nil, o.err
 		}
 		st.fold(t, o, work)
+		if st.current != nil {
+			st.current.done++
+		}
 		st.maybeSpill(false)
+		st.maybeCheckpoint()
 		if i%1024 == 1023 {
 			// A large model's iteration takes minutes.
 			st.progress(work)

@@ -126,7 +126,7 @@ func helpExamples(t *testing.T, command ...string) []exampleLine {
 
 // outputFlags take a file or folder the command writes.
 var outputFlags = map[string]bool{"--tvs": true, "--dot": true, "--svg": true, "--html": true, "--json": true,
-	"--out": true, "--soft-invariants-out": true, "-tvs": true, "-dot": true}
+	"--out": true, "--soft-invariants-out": true, "--checkpoint": true, "-tvs": true, "-dot": true}
 
 // slowExamples are run only for the files they name: the experiments
 // (half a minute and more) and the runs of several seconds.
