@@ -3,10 +3,12 @@ package engine
 import (
 	"bufio"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/gob"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"os"
 	"path/filepath"
@@ -30,8 +32,13 @@ import (
 // location its pending versions and its slots in chunks, so that writing
 // and reading it never hold a second copy of the structures.
 
-// checkpointFormat names the file's layout; a file of another is refused.
-const checkpointFormat = "tvla checkpoint 1"
+// checkpointFormat names the file's layout; a file of another is
+// refused, but for checkpointFormat1, the same without checksums, which
+// is read without checking them.
+const (
+	checkpointFormat  = "tvla checkpoint 2"
+	checkpointFormat1 = "tvla checkpoint 1"
+)
 
 // CheckpointOptions are what a run writes checkpoints for and resumes from.
 type CheckpointOptions struct {
@@ -130,6 +137,13 @@ type checkpointChunk struct {
 	Keys   []uint64
 }
 
+// The file ends with a checksum of all before it (CRC-32C, 4 bytes, after
+// the gob stream): a packing changed on disk would otherwise unpack to
+// some other structure, or fail only when a task unpacks it.
+var checkpointTable = crc32.MakeTable(crc32.Castagnoli)
+
+var errCheckpointCorrupt = errors.New("the file is damaged (a checksum does not match)")
+
 const checkpointChunkSlots = 4096
 
 // iteration is an iteration in progress: the location, its pending
@@ -148,7 +162,7 @@ func OpenCheckpoint(path string) (*Checkpoint, error) {
 	}
 	defer f.Close()
 	var h checkpointHeader
-	if err := gob.NewDecoder(bufio.NewReader(f)).Decode(&h); err != nil || h.Format != checkpointFormat {
+	if err := gob.NewDecoder(bufio.NewReader(f)).Decode(&h); err != nil || h.Format != checkpointFormat && h.Format != checkpointFormat1 {
 		return nil, fmt.Errorf("checkpoint %s: not a checkpoint file of this version of tvla (%q expected)", path, checkpointFormat)
 	}
 	return &Checkpoint{Path: path, checkpointHeader: h}, nil
@@ -261,15 +275,17 @@ func (st *state) writeCheckpoint() {
 	c.opts.Log(fmt.Sprintf("checkpoint: %s written (%d structures, %.1f MB, %.1fs)", c.opts.Path, st.stored(), float64(n)/1e6, time.Since(t0).Seconds()))
 }
 
-// countingWriter counts what goes through it.
+// countingWriter counts what goes through it, and sums it.
 type countingWriter struct {
-	w io.Writer
-	n int64
+	w   io.Writer
+	n   int64
+	crc uint32
 }
 
 func (c *countingWriter) Write(p []byte) (int, error) {
 	n, err := c.w.Write(p)
 	c.n += int64(n)
+	c.crc = crc32.Update(c.crc, checkpointTable, p[:n])
 	return n, err
 }
 
@@ -291,6 +307,10 @@ func (st *state) saveCheckpoint(path string) (int64, error) {
 		tmp.Close()
 		return 0, err
 	}
+	if _, err := buf.Write(binary.BigEndian.AppendUint32(nil, cw.crc)); err != nil {
+		tmp.Close()
+		return 0, err
+	}
 	if err := buf.Flush(); err != nil {
 		tmp.Close()
 		return 0, err
@@ -302,7 +322,7 @@ func (st *state) saveCheckpoint(path string) (int64, error) {
 	if err := tmp.Close(); err != nil {
 		return 0, err
 	}
-	return cw.n, os.Rename(tmp.Name(), path)
+	return cw.n + 4, os.Rename(tmp.Name(), path)
 }
 
 func packedList(pending []Pending) []checkpointPending {
@@ -392,6 +412,11 @@ func (st *state) restore(cp *Checkpoint) (map[string]bool, *iteration, error) {
 		return fail(err)
 	}
 	defer f.Close()
+	if cp.Format != checkpointFormat1 {
+		if err := verifyChecksum(f); err != nil {
+			return fail(err)
+		}
+	}
 	dec := gob.NewDecoder(bufio.NewReaderSize(f, 1<<20))
 	var h checkpointHeader
 	var cs checkpointState
@@ -404,6 +429,7 @@ func (st *state) restore(cp *Checkpoint) (map[string]bool, *iteration, error) {
 	if err := dec.Decode(&cs); err != nil {
 		return fail(err)
 	}
+
 	voc := st.e.voc.Tvl()
 	st.stats, st.clock, st.discarded = cs.Stats, cs.Clock, cs.Discarded
 	st.stats.Worklist, st.stats.Spill = 0, SpillStats{}
@@ -434,6 +460,7 @@ func (st *state) restore(cp *Checkpoint) (map[string]bool, *iteration, error) {
 		if err := dec.Decode(&hs); err != nil {
 			return fail(err)
 		}
+
 		ss := st.sets[hs.Location]
 		if ss == nil || ss.items.len() > 0 {
 			return fail(fmt.Errorf("location %q is not the program's, or comes twice", hs.Location))
@@ -446,6 +473,7 @@ func (st *state) restore(cp *Checkpoint) (map[string]bool, *iteration, error) {
 			if len(ch.Keys) != len(ch.Packed) || len(ch.Packed) == 0 || ss.items.len()+len(ch.Packed) > hs.Slots {
 				return fail(errors.New("a malformed chunk of slots"))
 			}
+
 			for i, p := range ch.Packed {
 				ss.appendSlot(tvl.PackedFromEncoding(p), ch.Keys[i])
 			}
@@ -471,4 +499,29 @@ func (st *state) restore(cp *Checkpoint) (map[string]bool, *iteration, error) {
 		b.pending = append(b.pending, Pending{Slot: pd.Slot, packed: tvl.PackedFromEncoding(pd.Packed)})
 	}
 	return work, b, nil
+}
+
+// verifyChecksum reads the file through, checks its last 4 bytes against
+// the checksum of those before, and rewinds it.
+func verifyChecksum(f *os.File) error {
+	info, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	if info.Size() < 4 {
+		return errCheckpointCorrupt
+	}
+	h := crc32.New(checkpointTable)
+	if _, err := io.Copy(h, io.NewSectionReader(f, 0, info.Size()-4)); err != nil {
+		return err
+	}
+	var tail [4]byte
+	if _, err := f.ReadAt(tail[:], info.Size()-4); err != nil {
+		return err
+	}
+	if binary.BigEndian.Uint32(tail[:]) != h.Sum32() {
+		return errCheckpointCorrupt
+	}
+	_, err = f.Seek(0, io.SeekStart)
+	return err
 }

@@ -169,3 +169,50 @@ func TestCheckpointRefusals(t *testing.T) {
 		t.Errorf("a concrete run: %v", err)
 	}
 }
+
+// A checkpoint changed on disk anywhere (a byte flipped, the file cut
+// short) is refused when resumed, with an error, not read as another run.
+func TestDamagedCheckpointIsRefused(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "run.checkpoint")
+	prog, inputs := testload.Program(t, "../programs/stack/stack.tvp", testload.Defines("THREADS=2"))
+	e, err := New(prog, Options{Differencing: true, MaxStructures: 200})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.RunCheckpointed(context.Background(), inputs, CheckpointOptions{Path: path}); err != nil {
+		t.Fatal(err)
+	}
+	good, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resume := func(data []byte) error {
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cp, err := OpenCheckpoint(path)
+		if err != nil {
+			return err
+		}
+		e, err := New(prog, Options{Differencing: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = e.RunCheckpointed(context.Background(), nil, CheckpointOptions{Resume: cp})
+		return err
+	}
+	if err := resume(good); err != nil {
+		t.Fatalf("the intact file: %v", err)
+	}
+	for i := 1; i < 40; i++ {
+		at := len(good) * i / 40
+		bad := append([]byte(nil), good...)
+		bad[at] ^= 0x10
+		if err := resume(bad); err == nil {
+			t.Errorf("byte %d of %d flipped: resumed without an error", at, len(good))
+		}
+	}
+	if err := resume(good[:len(good)-100]); err == nil {
+		t.Error("the file cut short: resumed without an error")
+	}
+}

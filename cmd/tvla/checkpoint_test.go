@@ -114,7 +114,7 @@ func TestBadCheckpointFlagsAreBadInput(t *testing.T) {
 		msg  string
 	}{
 		{[]string{"--resume", filepath.Join(dir, "none")}, "tvla: --resume: checkpoint: open " + filepath.Join(dir, "none") + ": no such file or directory\n"},
-		{[]string{"--resume", notCkpt}, "tvla: --resume: checkpoint " + notCkpt + ": not a checkpoint file of this version of tvla (\"tvla checkpoint 1\" expected)\n"},
+		{[]string{"--resume", notCkpt}, "tvla: --resume: checkpoint " + notCkpt + ": not a checkpoint file of this version of tvla (\"tvla checkpoint 2\" expected)\n"},
 		{[]string{"--checkpoint-every", "1m"}, "tvla: --checkpoint-every needs --checkpoint FILE\n"},
 		{[]string{"--checkpoint", filepath.Join(dir, "none", "c")}, "tvla: --checkpoint " + filepath.Join(dir, "none", "c") + ": open " + filepath.Join(dir, "none") + "/c."},
 		{[]string{"--checkpoint", ckpt, "--join", "conc"}, "tvla: --checkpoint and --resume are for abstract runs, not --join conc\n"},
