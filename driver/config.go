@@ -72,6 +72,10 @@ type Config struct {
 	// Watch names unary predicates whose loss on a thread raises a
 	// message (engine.Options.Watch, --watch).
 	Watch []string
+	// SkipSuperseded processes only the latest version of a stored
+	// structure that grew while queued (engine.Options.SkipSuperseded,
+	// --skip-superseded).
+	SkipSuperseded bool
 
 	Concrete ConcreteConfig
 	Soft     SoftConfig
@@ -431,6 +435,9 @@ func (c *Config) RunFlags() []string {
 		add("--workers", strconv.Itoa(c.Workers))
 	}
 	add("--watch", c.Watch...)
+	if c.SkipSuperseded {
+		out = append(out, "--skip-superseded")
+	}
 	return append(out, c.concreteFlags()...)
 }
 

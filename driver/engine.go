@@ -105,6 +105,7 @@ func (c *Config) engineOptions(progress Progress) engine.Options {
 		DecomposeKeepBinary:            c.DecomposeKeepBinary,
 		DecomposeMustOutside:           c.DecomposeMustOutside,
 		Watch:                          c.Watch,
+		SkipSuperseded:                 c.SkipSuperseded,
 	}
 	if IsConcrete(c.Join) && opts.MaxStructures == 0 {
 		opts.MaxStructures = DefaultConcreteStructures
@@ -185,7 +186,7 @@ func (c *Config) embedOptions(o EmbedOptions) soundness.EmbedOptions {
 		explain = -1 // none
 	}
 	return soundness.EmbedOptions{
-		Abstract:   engine.Options{Join: c.Join, ActionOrder: c.ActionOrder, Differencing: c.Differencing, Workers: c.Workers},
+		Abstract:   engine.Options{Join: c.Join, ActionOrder: c.ActionOrder, Differencing: c.Differencing, Workers: c.Workers, SkipSuperseded: c.SkipSuperseded},
 		Concretize: engine.ConcretizeOptions{Copies: c.Concrete.Copies, Threads: c.Concrete.Threads},
 		MaxDepth:   c.Concrete.MaxDepth, MaxStructures: o.MaxStructures,
 		Check: soundness.Options{Workers: c.Workers, Explained: explain},

@@ -53,6 +53,8 @@ type SummaryOptions struct {
 	// Abs and NonAbs are the predicates the Config names, sorted.
 	Abs    []string `json:"abs"`
 	NonAbs []string `json:"nonabs"`
+	// SkipSuperseded is --skip-superseded (only when set).
+	SkipSuperseded bool `json:"skip_superseded,omitempty"`
 }
 
 // SummaryMessageGroup is a message raised at a location by an action,
@@ -80,7 +82,7 @@ func (o *Outcome) Summary(version string) Summary {
 	c, res := o.Config, o.Result
 	s := Summary{
 		Tool: "tvla", Version: version, Program: filepath.Base(c.Program), Inputs: baseNames(o.Inputs),
-		Options: SummaryOptions{Join: c.Join, Action: c.ActionOrder, CollapseThreads: c.CollapseThreads, Defines: c.DefineMap(),
+		Options: SummaryOptions{Join: c.Join, Action: c.ActionOrder, CollapseThreads: c.CollapseThreads, Defines: c.DefineMap(), SkipSuperseded: c.SkipSuperseded,
 			Abs: sortedSet(c.Abs), NonAbs: sortedSet(c.NonAbs)},
 		StructuresStored:      res.Stats.Stored,
 		UnscheduledStructures: res.Stats.Unscheduled,

@@ -178,6 +178,11 @@ func (e *Engine) Fingerprint() string {
 	o := e.opts
 	w("join %s order %s break %v differencing %v nocycle %v closure %v watch %q", o.Join, o.ActionOrder,
 		o.BreakIfCoerceAfterUpdateFailed, o.Differencing, o.NoCloseCycleMessages, o.Closure, o.Watch)
+	if o.SkipSuperseded {
+		// Not written otherwise, so that checkpoints written before the
+		// option existed keep their fingerprint.
+		w("skip superseded")
+	}
 	for _, p := range e.voc.All() {
 		w("pred %s/%d kind %v props %+v abs %v", p.Name, p.Arity, p.Kind, p.Props, p.Abstraction())
 		if p.Def != nil {

@@ -40,6 +40,9 @@ type StructureSet struct {
 	// the partial join, whose result depends on what was propagated
 	// before a merge.
 	pending []Pending
+	// skipSuperseded: TakePending returns only the latest version of
+	// each slot (Options.SkipSuperseded).
+	skipSuperseded bool
 	// cache keeps recently used structures unpacked (nil: none); id
 	// tells this set's slots there.
 	cache *unpackedCache
@@ -177,6 +180,9 @@ func (ss *StructureSet) queue(i int, p tvl.Packed, s *tvl.Structure) {
 func (ss *StructureSet) TakePending() []Pending {
 	out := ss.pending
 	ss.pending = nil
+	if ss.skipSuperseded {
+		out = ss.latestVersions(out)
+	}
 	for i, pd := range out {
 		if pd.held > 0 {
 			ss.cache.release(pd.held)
@@ -189,6 +195,29 @@ func (ss *StructureSet) TakePending() []Pending {
 		if out[i].Structure == nil {
 			out[i].Structure = ss.cache.get(ss, pd.Slot, out[i].packed)
 		}
+	}
+	return out
+}
+
+// latestVersions keeps, in order, the last version of each slot in
+// pending, releasing what the others held in the cache.
+func (ss *StructureSet) latestVersions(pending []Pending) []Pending {
+	last := make(map[int]int, len(pending))
+	for i, pd := range pending {
+		last[pd.Slot] = i
+	}
+	if len(last) == len(pending) {
+		return pending
+	}
+	out := pending[:0]
+	for i, pd := range pending {
+		if last[pd.Slot] != i {
+			if pd.held > 0 {
+				ss.cache.release(pd.held)
+			}
+			continue
+		}
+		out = append(out, pd)
 	}
 	return out
 }

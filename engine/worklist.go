@@ -79,6 +79,7 @@ func (e *Engine) newState() *state {
 	for i, l := range e.prog.Locations {
 		st.sets[l] = newStructureSet(e.mode.joiner(e), e.voc.Tvl())
 		st.sets[l].cache, st.sets[l].id = st.unpacked, int32(i)
+		st.sets[l].skipSuperseded = e.opts.SkipSuperseded
 	}
 	for _, ed := range e.prog.Edges {
 		st.out[ed.From] = append(st.out[ed.From], ed)

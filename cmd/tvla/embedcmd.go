@@ -50,6 +50,7 @@ func newEmbedCommand() *cobra.Command {
 	f.StringVar(&r.Properties, "props", "", "a TVLA .properties `FILE` (join, action order, differencing)")
 	f.BoolVar(&r.CollapseThreads, "collapse-threads", false, "define the macro COLLAPSE_THREADS, as tvla run --collapse-threads does")
 	f.IntVar(&r.Workers, "workers", 0, "use `N` goroutines; 0 means one per CPU (the result is the same for any N)")
+	f.BoolVar(&r.SkipSuperseded, "skip-superseded", false, "the abstract run processes only the latest version of a structure that grew while queued, as tvla run --skip-superseded does")
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "no progress output")
 	addConcreteFlags(f, &r.Concrete, embedDefaultDepth)
 	f.IntVar(&o.maxStructures, "max-structures", embedDefaultStructures, "stop the concrete run after this many structures (the check covers those)")

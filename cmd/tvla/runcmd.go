@@ -90,6 +90,7 @@ func addRunFlags(f *pflag.FlagSet, o *runOptions) {
 	f.StringVar(&c.Closure, "closure", "full", "which contrapositives of instrumentation definitions Coerce enforces: full (sharper, sound) or tvla (only for bodies of two or more conjuncts, as TVLA 3)")
 	f.BoolVar(&o.trace, "trace", false, "print, for every message, a shortest abstract trace from an input structure")
 	f.StringArrayVar(&c.Watch, "watch", nil, "raise a message after every application that leaves the unary `PREDICATE` (a soft invariant such as 'if[L,p]') not 1 on some thread, to find where the abstraction first loses a fact (with --max-messages 1 --trace: the shortest path there); repeatable. These are messages like the program's: the run does not verify")
+	f.BoolVar(&c.SkipSuperseded, "skip-superseded", false, "process only the latest version of a stored structure that grew by a join while it waited (TVLA processes every version): sound, often far fewer actions applied on collapsed-thread models, but the stored counts may differ from TVLA's")
 	f.StringVar(&o.explainUpdates, "explain-updates", "", "print the update formulas finite differencing derives for `ACTION` (a name, or a use such as \"Copy(x, y)\"), and stop")
 	addLimitFlags(f, c)
 	f.StringVar(&c.SpillDir, "spill-dir", "", "when the live heap passes half of --max-memory, write the stored structures used least recently to a file in `DIR` (removed as it is made) and go on; the result is the same")
