@@ -34,23 +34,8 @@ func TestResumeGivesTheRunWithoutAStop(t *testing.T) {
 		dir := t.TempDir()
 		ckpt := filepath.Join(dir, "run.ckpt")
 		run := func(name string, wantCode int, extra ...string) (stdout, stderr string, tvs []byte, summary map[string]any) {
-			args := append(append([]string{"run"}, c.args...), "--workers", "2",
-				"--tvs", filepath.Join(dir, name+".tvs"), "--json", filepath.Join(dir, name+".json"))
-			args = append(args, extra...)
-			code, stdout, stderr := runChild(t, args...)
-			if code != wantCode {
-				t.Fatalf("%v: exit %d, want %d; stderr %q", args, code, wantCode, stderr)
-			}
-			tvs, err := os.ReadFile(filepath.Join(dir, name+".tvs"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			data, err := os.ReadFile(filepath.Join(dir, name+".json"))
-			if err != nil || json.Unmarshal(data, &summary) != nil {
-				t.Fatalf("summary: %v\n%s", err, data)
-			}
-			dropTimes(summary)
-			return stdout, stderr, tvs, summary
+			args := append(append(append([]string{"run"}, c.args...), "--workers", "2"), extra...)
+			return comparableRun(t, dir, name, wantCode, args...)
 		}
 		wantOut, _, wantTVS, wantSummary := run("straight", exitVerified)
 		_, errOut, _, _ := run("first", exitLimit, "--max-structures", c.limit, "--checkpoint", ckpt)
@@ -75,6 +60,29 @@ func TestResumeGivesTheRunWithoutAStop(t *testing.T) {
 			t.Errorf("%s: summary %v\nwant %v", c.name, summary, wantSummary)
 		}
 	}
+}
+
+// comparableRun runs tvla with args and --tvs and --json files named
+// name in dir, expecting the exit status wantCode, and returns its output,
+// its TVS output and its JSON summary without what differs from run to
+// run (times, memory).
+func comparableRun(t *testing.T, dir, name string, wantCode int, args ...string) (stdout, stderr string, tvs []byte, summary map[string]any) {
+	t.Helper()
+	args = append(args, "--tvs", filepath.Join(dir, name+".tvs"), "--json", filepath.Join(dir, name+".json"))
+	code, stdout, stderr := runChild(t, args...)
+	if code != wantCode {
+		t.Fatalf("%v: exit %d, want %d; stderr %q", args, code, wantCode, stderr)
+	}
+	tvs, err := os.ReadFile(filepath.Join(dir, name+".tvs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, name+".json"))
+	if err != nil || json.Unmarshal(data, &summary) != nil {
+		t.Fatalf("summary: %v\n%s", err, data)
+	}
+	dropTimes(summary)
+	return stdout, stderr, tvs, summary
 }
 
 // dropTimes removes what differs from run to run from a JSON summary:

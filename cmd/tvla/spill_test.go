@@ -2,12 +2,10 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"reflect"
 	"regexp"
-	"strings"
 	"testing"
 )
 
@@ -21,26 +19,8 @@ func TestSpillDirGivesTheInMemoryRun(t *testing.T) {
 	}
 	dir, spill := t.TempDir(), t.TempDir()
 	run := func(name string, extra ...string) (stdout, stderr string, tvs []byte, summary map[string]any) {
-		args := append([]string{"run", "../../programs/stack/stack.tvp", "-D", "THREADS=2", "--workers", "2",
-			"--tvs", filepath.Join(dir, name+".tvs"), "--json", filepath.Join(dir, name+".json")}, extra...)
-		code, stdout, stderr := runChild(t, args...)
-		if code != 0 {
-			t.Fatalf("%v: exit %d, stderr %q", args, code, stderr)
-		}
-		tvs, err := os.ReadFile(filepath.Join(dir, name+".tvs"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		data, err := os.ReadFile(filepath.Join(dir, name+".json"))
-		if err != nil || json.Unmarshal(data, &summary) != nil {
-			t.Fatalf("summary: %v\n%s", err, data)
-		}
-		for k := range summary {
-			if strings.Contains(k, "time") || strings.Contains(k, "seconds") || strings.Contains(k, "peak") || strings.Contains(k, "memory") {
-				delete(summary, k)
-			}
-		}
-		return stdout, stderr, tvs, summary
+		args := append([]string{"run", "../../programs/stack/stack.tvp", "-D", "THREADS=2", "--workers", "2"}, extra...)
+		return comparableRun(t, dir, name, exitVerified, args...)
 	}
 	wantOut, _, wantTVS, wantSummary := run("memory")
 	out, errOut, tvs, summary := run("spill", "--spill-dir", spill, "--spill-at", "1")
