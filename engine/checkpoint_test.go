@@ -141,6 +141,7 @@ func TestCheckpointRefusals(t *testing.T) {
 		{"another program", Options{Differencing: true}, true},
 		{"without differencing", Options{}, false},
 		{"another join", Options{Differencing: true, Join: JoinRelational}, false},
+		{"skipping superseded versions", Options{Differencing: true, SkipSuperseded: true}, false},
 	} {
 		p := two
 		if c.prog {
