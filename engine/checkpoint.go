@@ -232,7 +232,7 @@ type checkpointer struct {
 	fingerprint string
 }
 
-// checkpointAllowed reports why the run's mode cannot checkpoint, or "".
+// checkpointRefused reports why the run's mode cannot checkpoint, or "".
 func (e *Engine) checkpointRefused() string {
 	switch e.opts.Join {
 	case JoinConcrete, JoinDecompose:
