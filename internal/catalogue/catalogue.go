@@ -302,8 +302,9 @@ func (e Entry) Defines() []string {
 }
 
 // EmbedArgs are the entry's arguments as tvla embed takes them, for its
-// embed table: the macros (-D NAME[=VALUE]) and --collapse-threads, the
-// run arguments that change the model. Any other argument is an error:
+// embed table: the macros (-D NAME[=VALUE]), --collapse-threads and
+// --props, the run arguments that change the model, and --skip-superseded,
+// which changes the abstract run the concrete one is checked against. Any other argument is an error:
 // embed's bounds are the table's, and a run's limits or outputs have no
 // meaning there.
 func (e Entry) EmbedArgs(dir string) ([]string, error) {
@@ -317,12 +318,12 @@ func (e Entry) EmbedArgs(dir string) ([]string, error) {
 			props = false
 		case macro != "":
 			out = append(out, "-D", macro)
-		case other == "--collapse-threads":
+		case other == "--collapse-threads" || other == "--skip-superseded":
 			out = append(out, other)
 		case other == "--props":
 			props = true
 		case err == nil:
-			err = fmt.Errorf("%q: an entry with an embed table takes -D NAME[=VALUE], --collapse-threads and --props FILE only", other)
+			err = fmt.Errorf("%q: an entry with an embed table takes -D NAME[=VALUE], --collapse-threads, --props FILE and --skip-superseded only", other)
 		}
 	})
 	if err != nil {

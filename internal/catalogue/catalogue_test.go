@@ -157,9 +157,9 @@ func TestThreadsAndDefines(t *testing.T) {
 }
 
 func TestEmbedArgs(t *testing.T) {
-	e := Entry{Args: []string{"-D", "THREADS=2", "-DBUG", "--define=X=1", "--collapse-threads"}}
+	e := Entry{Args: []string{"-D", "THREADS=2", "-DBUG", "--define=X=1", "--collapse-threads", "--skip-superseded"}}
 	got, err := e.EmbedArgs(".")
-	if want := []string{"-D", "THREADS=2", "-D", "BUG", "-D", "X=1", "--collapse-threads"}; err != nil || !slices.Equal(got, want) {
+	if want := []string{"-D", "THREADS=2", "-D", "BUG", "-D", "X=1", "--collapse-threads", "--skip-superseded"}; err != nil || !slices.Equal(got, want) {
 		t.Errorf("embed args %q (%v), want %q", got, err, want)
 	}
 	e = Entry{Args: []string{"-D", "THREADS=2", "--max-messages", "1"}}
