@@ -41,6 +41,13 @@ func (h Hooks) log() io.Writer {
 	return h.Log
 }
 
+func (h Hooks) warnings() io.Writer {
+	if h.Warnings == nil {
+		return io.Discard
+	}
+	return h.Warnings
+}
+
 func (h Hooks) progressDone() {
 	if h.Progress != nil {
 		h.Progress.Done()
@@ -54,27 +61,46 @@ type Session struct {
 	Loaded *Loaded
 	hooks  Hooks
 	engine *compiled
-	// watched are the names of Config.Watch some engine built declared.
+	// watched are the names of Config.Watch some engine built declared;
+	// builds counts the engines built (one per soft-invariant round).
 	watched map[string]bool
+	builds  int
 	// resume is Config.Resume's checkpoint, once opened; resumed: a
 	// round went on from it.
 	resume  *Checkpoint
 	resumed bool
 }
 
-// noteWatched records the watched predicates e's program declares.
+// noteWatched records the watched predicates e's program declares, and
+// warns at once of those it does not: a misspelt soft invariant would
+// otherwise be found out only when a run of hours ends.
 func (s *Session) noteWatched(e *compiled) {
-	for _, name := range e.e.Watched() {
+	s.builds++
+	declared := e.e.Watched()
+	for _, name := range declared {
 		if s.watched == nil {
 			s.watched = map[string]bool{}
 		}
 		s.watched[name] = true
 	}
+	for _, name := range s.Config.Watch {
+		switch {
+		case slices.Contains(declared, name):
+		case s.Config.SoftOn():
+			fmt.Fprintf(s.hooks.warnings(), "warning: --watch %s: the program of soft-invariant round %d declares no unary predicate of that name (a later round may)\n", name, s.builds)
+		default:
+			fmt.Fprintf(s.hooks.warnings(), "warning: --watch %s: the program declares no unary predicate of that name\n", name)
+		}
+	}
 }
 
 // Unwatched lists the names of Config.Watch that no engine built so far
-// declared as a unary predicate (a misspelt soft invariant, say).
+// declared as a unary predicate, when more than one was built (the
+// rounds of soft-invariant refinement; each warned of its own already).
 func (s *Session) Unwatched() []string {
+	if s.builds < 2 {
+		return nil
+	}
 	var out []string
 	for _, name := range s.Config.Watch {
 		if !s.watched[name] {

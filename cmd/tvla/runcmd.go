@@ -161,7 +161,7 @@ func runAnalysis(cmd *cobra.Command, o *runOptions, args []string) error {
 		}
 		reportSpill(stderr, logWriter(stderr, o.quiet), cfg.SpillDir, outcome.Result.Stats.Spill)
 		for _, name := range s.Unwatched() {
-			fmt.Fprintf(stderr, "warning: --watch %s: no run declared a unary predicate of that name\n", name)
+			fmt.Fprintf(stderr, "warning: --watch %s: no soft-invariant round declared a unary predicate of that name\n", name)
 		}
 	}
 	stop()

@@ -323,3 +323,25 @@ func TestSoftSeedOfPairs(t *testing.T) {
 		t.Errorf("an empty set: exit %d, stderr %q; want exit 2 with %q", code, errOut, want)
 	}
 }
+
+// A --watch name that the program does not declare is told at once, when
+// each round's program is built, not only when the run ends: on the carry
+// model round 1 lacks the conditional if[c,p,q] its round 2 adds, and a
+// misspelt name is missing from both rounds (and told once more at the
+// end). A run without rounds tells it once. With -q too: these are
+// warnings.
+func TestWatchOfAnUndeclaredPredicateWarnsEarly(t *testing.T) {
+	carry := filepath.Join("testdata", "soft", "carry.tvp")
+	_, _, errOut := runCLI("run", carry, "--collapse-threads", "--soft-invariants", "auto", "-q", "--watch", "if[c,p,q]", "--watch", "if[c,nope]")
+	want := "warning: --watch if[c,p,q]: the program of soft-invariant round 1 declares no unary predicate of that name (a later round may)\n" +
+		"warning: --watch if[c,nope]: the program of soft-invariant round 1 declares no unary predicate of that name (a later round may)\n" +
+		"warning: --watch if[c,nope]: the program of soft-invariant round 2 declares no unary predicate of that name (a later round may)\n" +
+		"warning: --watch if[c,nope]: no soft-invariant round declared a unary predicate of that name\n"
+	if errOut != want {
+		t.Errorf("stderr:\n%s\nwant:\n%s", errOut, want)
+	}
+	_, _, errOut = runCLI("run", carry, "-q", "--watch", "nope")
+	if want := "warning: --watch nope: the program declares no unary predicate of that name\n"; errOut != want {
+		t.Errorf("without rounds, stderr %q, want %q", errOut, want)
+	}
+}
