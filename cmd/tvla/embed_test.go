@@ -41,6 +41,20 @@ func TestEmbedListProgram(t *testing.T) {
 	}
 }
 
+// --nonabs changes the model embed checks, as it changes tvla run's: with
+// x no abstraction predicate the abstract run keeps 55 structures, not 66,
+// and its one message; the concrete run still embeds. A predicate the
+// program lacks is bad input, as for run.
+func TestEmbedTakesTheAbstractionOverrides(t *testing.T) {
+	code, out, errOut := runCLI("embed", sll("reverse.tvp"), "-q", "--nonabs", "x")
+	if code != exitVerified || !strings.Contains(out, "abstract run   55 structures, 1 messages (fixpoint)") {
+		t.Fatalf("exit %d: %s\n%s", code, errOut, out)
+	}
+	if code, _, errOut := runCLI("embed", sll("reverse.tvp"), "-q", "--nonabs", "r[x]"); code != exitInput || !strings.Contains(errOut, "--nonabs r[x]: the program has no predicate r[x]") {
+		t.Errorf("exit %d, %q: want 2 and the missing predicate named", code, errOut)
+	}
+}
+
 // The planted silent rule: tvla run verifies the program, tvla embed
 // exits 1 and explains the first failure at L3 with the concrete trace,
 // the concrete structure and the closest abstract structure, which

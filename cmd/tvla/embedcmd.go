@@ -49,6 +49,8 @@ func newEmbedCommand() *cobra.Command {
 	f.StringVar(&r.ActionOrder, "action", "fcpucb", "order of the steps of an action: [f][c]pu[c]b")
 	f.StringVar(&r.Properties, "props", "", "a TVLA .properties `FILE` (join, action order, differencing)")
 	f.BoolVar(&r.CollapseThreads, "collapse-threads", false, "define the macro COLLAPSE_THREADS, as tvla run --collapse-threads does")
+	f.StringArrayVar(&r.Abs, "abs", nil, "make `PREDICATE` (unary or nullary) an abstraction predicate, as tvla run --abs does; repeatable")
+	f.StringArrayVar(&r.NonAbs, "nonabs", nil, "make `PREDICATE` a non-abstraction predicate, as tvla run --nonabs does; repeatable")
 	f.IntVar(&r.Workers, "workers", 0, "use `N` goroutines; 0 means one per CPU (the result is the same for any N)")
 	f.BoolVar(&r.SkipSuperseded, "skip-superseded", false, "the abstract run processes only the latest version of a structure that grew while queued, as tvla run --skip-superseded does")
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "no progress output")

@@ -302,30 +302,39 @@ func (e Entry) Defines() []string {
 }
 
 // EmbedArgs are the entry's arguments as tvla embed takes them, for its
-// embed table: the macros (-D NAME[=VALUE]), --collapse-threads and
-// --props, the run arguments that change the model, and --skip-superseded,
-// which changes the abstract run the concrete one is checked against. Any other argument is an error:
+// embed table: the macros (-D NAME[=VALUE]), --collapse-threads, --props,
+// --abs and --nonabs, the run arguments that change the model, and
+// --skip-superseded, which changes the abstract run the concrete one is
+// checked against. Any other argument is an error:
 // embed's bounds are the table's, and a run's limits or outputs have no
 // meaning there.
 func (e Entry) EmbedArgs(dir string) ([]string, error) {
 	var out []string
 	var err error
-	props := false
+	valueOf := "" // the flag whose value comes next
 	e.scanArgs(func(macro, other string) {
 		switch {
-		case props:
+		case valueOf == "--props":
 			out = append(out, "--props", filepath.Join(dir, other))
-			props = false
+			valueOf = ""
+		case valueOf != "":
+			out = append(out, valueOf, other)
+			valueOf = ""
 		case macro != "":
 			out = append(out, "-D", macro)
 		case other == "--collapse-threads" || other == "--skip-superseded":
 			out = append(out, other)
-		case other == "--props":
-			props = true
+		case other == "--props" || other == "--abs" || other == "--nonabs":
+			valueOf = other
+		case strings.HasPrefix(other, "--abs=") || strings.HasPrefix(other, "--nonabs="):
+			out = append(out, other)
 		case err == nil:
-			err = fmt.Errorf("%q: an entry with an embed table takes -D NAME[=VALUE], --collapse-threads, --props FILE and --skip-superseded only", other)
+			err = fmt.Errorf("%q: an entry with an embed table takes -D NAME[=VALUE], --collapse-threads, --props FILE, --abs PREDICATE, --nonabs PREDICATE and --skip-superseded only", other)
 		}
 	})
+	if err == nil && valueOf != "" {
+		err = fmt.Errorf("%s: a value must follow it", valueOf)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -162,6 +162,14 @@ func TestEmbedArgs(t *testing.T) {
 	if want := []string{"-D", "THREADS=2", "-D", "BUG", "-D", "X=1", "--collapse-threads", "--skip-superseded"}; err != nil || !slices.Equal(got, want) {
 		t.Errorf("embed args %q (%v), want %q", got, err, want)
 	}
+	// --abs and --nonabs change the model: the embed check takes them.
+	e = Entry{Args: []string{"--collapse-threads", "--nonabs", "shared[n]", "--abs=p"}}
+	if got, err := e.EmbedArgs("."); err != nil || !slices.Equal(got, []string{"--collapse-threads", "--nonabs", "shared[n]", "--abs=p"}) {
+		t.Errorf("embed args %q (%v), want --nonabs and --abs kept with their values", got, err)
+	}
+	if _, err := (Entry{Args: []string{"--nonabs"}}).EmbedArgs("."); err == nil || !strings.Contains(err.Error(), "--nonabs") {
+		t.Errorf("--nonabs without its predicate: %v, want an error naming it", err)
+	}
 	e = Entry{Args: []string{"-D", "THREADS=2", "--max-messages", "1"}}
 	if got, err := e.EmbedArgs("."); err == nil || !strings.Contains(err.Error(), `"--max-messages"`) {
 		t.Errorf("a run limit is not an embed argument: %q, %v", got, err)
