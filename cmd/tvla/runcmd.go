@@ -67,8 +67,7 @@ func addRunFlags(f *pflag.FlagSet, o *runOptions) {
 	f.IntVar(&c.MaxStructures, "max-structures", 0, "stop (exit 3) after this many structures; 0 means no limit")
 	f.IntVar(&c.MaxMessages, "max-messages", 0, "stop after this many messages; 0 means no limit")
 	f.BoolVar(&c.CollapseThreads, "collapse-threads", false, "merge unscheduled threads into one summary object (thesis Chapter 8): defines the macro COLLAPSE_THREADS, under which a model makes its thread predicates nonabs and adds its soft invariants")
-	f.StringArrayVar(&c.Abs, "abs", nil, "make `PREDICATE` (unary or nullary) an abstraction predicate, whatever its declaration says; repeatable")
-	f.StringArrayVar(&c.NonAbs, "nonabs", nil, "make `PREDICATE` a non-abstraction predicate, whatever its declaration says; repeatable")
+	addAbstractionFlags(f, c)
 	f.StringVar(&c.Soft.Mode, "soft-invariants", driver.SoftOff, "with --collapse-threads, generate the soft invariants if[L,p] and nif[L,p] for every location L and thread predicate p (auto), run, and report which held; report also prints those that held as TVP declarations: off, auto or report")
 	f.StringVar(&c.Soft.LocationPattern, "soft-locations", predicates.DefaultLocationPattern, "the location predicates of --soft-invariants: unary predicates whose name matches `PATTERN`, * standing for the location")
 	f.StringArrayVar(&c.Soft.Preds, "soft-pred", nil, "the thread predicates of --soft-invariants are these `PREDICATE`s instead of the non-abstraction unary ones; repeatable")
@@ -288,4 +287,12 @@ func normalizeTVLAFlags(args []string) []string {
 		out = append(out, a)
 	}
 	return out
+}
+
+// addAbstractionFlags registers --abs and --nonabs, which change the
+// model: run and embed take them alike, so that embed checks the model
+// run analysed.
+func addAbstractionFlags(f *pflag.FlagSet, c *driver.Config) {
+	f.StringArrayVar(&c.Abs, "abs", nil, "make `PREDICATE` (unary or nullary) an abstraction predicate, whatever its declaration says; repeatable")
+	f.StringArrayVar(&c.NonAbs, "nonabs", nil, "make `PREDICATE` a non-abstraction predicate, whatever its declaration says; repeatable")
 }
