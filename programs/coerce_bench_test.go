@@ -19,9 +19,10 @@ import (
 	"github.com/tvla-go/tvla/tvp"
 )
 
-// softSample is the collapsed tagged queue with the soft invariants of
-// its seed's pairs (the round that runs long), and structures its
-// engine stored in the first part of that run.
+// softSample is the collapsed tagged queue with every soft invariant
+// the pairs of its saved set generate (a round 2, as the one that ran
+// long before the set verified), and structures its engine stored in the
+// first part of that run.
 type softSample struct {
 	prog       *model.Program
 	structures []*tvl.Structure
